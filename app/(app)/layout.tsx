@@ -1,0 +1,12 @@
+import { AppHeader } from "@/components/shell/app-header";
+import { requireUser } from "@/lib/auth/server";
+
+export default async function AppLayout({ children }: { children: React.ReactNode }) {
+  const user = await requireUser();
+  return (
+    <>
+      <AppHeader user={user} />
+      <main className="mx-auto max-w-7xl px-4 py-8">{children}</main>
+    </>
+  );
+}

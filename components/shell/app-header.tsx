@@ -1,0 +1,26 @@
+import Link from "next/link";
+import { can, ROLE_LABELS, type Role } from "@/lib/auth/permissions";
+import { NAV_ITEMS } from "./nav-items";
+import { NavLinks } from "./nav-links";
+import { SignOutButton } from "./sign-out-button";
+
+export function AppHeader({ user }: { user: { name: string; email: string; role: Role } }) {
+  const items = NAV_ITEMS.filter((i) => can(user.role, i.permission)).map(({ href, label }) => ({ href, label }));
+  return (
+    <header className="border-b border-slate-200 bg-white">
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
+        <Link href="/" className="text-base font-semibold tracking-tight text-slate-900">ToolEmu Studio</Link>
+        <NavLinks items={items} />
+        <div className="ml-auto flex items-center gap-3 text-sm">
+          <span className="text-slate-700" data-testid="current-user">
+            {user.name} <span className="text-slate-400">·</span>{" "}
+            <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-700" data-testid="current-role">
+              {ROLE_LABELS[user.role]}
+            </span>
+          </span>
+          <SignOutButton />
+        </div>
+      </div>
+    </header>
+  );
+}

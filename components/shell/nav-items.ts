@@ -1,0 +1,18 @@
+import type { Permission } from "@/lib/auth/permissions";
+
+export interface NavItem {
+  href: string;
+  label: string;
+  permission: Permission;
+}
+
+// The sections of the app, in the order people use them; each shows only to roles that may open it.
+export const NAV_ITEMS: NavItem[] = [
+  { href: "/toolkits", label: "Toolkits", permission: "toolkit:read" },
+  { href: "/cases", label: "Cases", permission: "case:read" },
+  { href: "/trajectories", label: "Trajectories", permission: "trajectory:read" },
+  { href: "/runs", label: "Runs", permission: "run:read" },
+  { href: "/annotate", label: "Annotate", permission: "annotation:label" },
+  { href: "/dashboards", label: "Dashboards", permission: "dashboard:read" },
+  { href: "/admin/users", label: "Admin", permission: "user:manage" },
+];

@@ -1,0 +1,41 @@
+// Who may do what, in one place. Pure data: safe to import from client components (navigation
+// shows only what a role may open), but the decision that counts is always made on the server
+// by withPermission (lib/auth/guard.ts).
+export const ROLES = ["ADMIN", "RESEARCHER", "PI", "ANNOTATOR"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const ROLE_LABELS: Record<Role, string> = {
+  ADMIN: "Admin",
+  RESEARCHER: "Researcher",
+  PI: "PI",
+  ANNOTATOR: "Annotator",
+};
+
+const STAFF: readonly Role[] = ["ADMIN", "RESEARCHER", "PI"];
+
+export const PERMISSIONS = {
+  "toolkit:read": STAFF,
+  "case:read": STAFF,
+  "trajectory:read": STAFF,
+  "data:import": ["ADMIN", "RESEARCHER"],
+  "run:read": STAFF,
+  "run:create": ["ADMIN", "RESEARCHER"],
+  // Annotators see blinded items only; staff never label through this path.
+  "annotation:label": ["ANNOTATOR"],
+  "campaign:manage": STAFF,
+  "campaign:adjudicate": ["ADMIN", "PI"],
+  "dashboard:read": STAFF,
+  "endpoint:manage": ["ADMIN"],
+  "user:manage": ["ADMIN"],
+  "audit:read": ["ADMIN"],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export function can(role: Role | null | undefined, permission: Permission): boolean {
+  return !!role && (PERMISSIONS[permission] as readonly Role[]).includes(role);
+}
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
+}

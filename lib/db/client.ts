@@ -1,0 +1,35 @@
+// The one Prisma client of a process. Server-only: a client component importing it fails the
+// build (and the lint rule in eslint.config.js names the offending import).
+import "server-only";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "./generated/client";
+
+export type Db = PrismaClient;
+
+export function createPrisma(connectionString: string): PrismaClient {
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString, max: poolSize() }) });
+}
+
+function poolSize(): number {
+  const n = Number(process.env.DATABASE_POOL_SIZE);
+  return Number.isInteger(n) && n > 0 ? n : 10;
+}
+
+// Kept on globalThis so Next's dev-mode module reloads reuse one pool.
+const g = globalThis as unknown as { __toolemuPrisma?: PrismaClient };
+
+export function db(): PrismaClient {
+  if (!g.__toolemuPrisma) {
+    const url = process.env.DATABASE_URL;
+    if (!url) {
+      throw new Error("DATABASE_URL is not set. Start the app with `npm start`, which sets it in embedded mode.");
+    }
+    g.__toolemuPrisma = createPrisma(url);
+  }
+  return g.__toolemuPrisma;
+}
+
+export async function disconnectDb(): Promise<void> {
+  await g.__toolemuPrisma?.$disconnect();
+  g.__toolemuPrisma = undefined;
+}

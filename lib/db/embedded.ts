@@ -1,0 +1,153 @@
+// Embedded mode: a pinned PGlite (PostgreSQL in WASM) served over the PostgreSQL wire protocol on
+// a free localhost port, so the web app, the worker and the CLI all use the ordinary `pg` driver
+// exactly as they would against a real server. PGlite is single-process per data directory, so
+// a lock file guards `.data/` against a second process opening it.
+import { mkdirSync, openSync, closeSync, writeFileSync, readFileSync, rmSync, existsSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+
+export const DEFAULT_DATA_DIR = ".data";
+
+export function dataDir(): string {
+  return path.resolve(process.env.TOOLEMU_DATA_DIR ?? DEFAULT_DATA_DIR);
+}
+
+export interface EmbeddedDatabase {
+  url: string;
+  port: number;
+  /** true when this process created the database files (first start). */
+  created: boolean;
+  stop(): Promise<void>;
+}
+
+export class EmbeddedBusyError extends Error {
+  constructor(
+    readonly dir: string,
+    readonly pid: number,
+  ) {
+    super(
+      `The embedded database in ${dir} is already in use by another ToolEmu Studio process (pid ${pid}). ` +
+        `Stop that process first, or set TOOLEMU_DATA_DIR to another folder.`,
+    );
+  }
+}
+
+interface RunningInfo {
+  pid: number;
+  port: number;
+  url: string;
+}
+
+const lockFile = (dir: string) => path.join(dir, "embedded.lock");
+const infoFile = (dir: string) => path.join(dir, "embedded.json");
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Takes the lock or throws EmbeddedBusyError; a lock left by a dead process is taken over. */
+function acquireLock(dir: string): () => void {
+  const file = lockFile(dir);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, "wx");
+      writeFileSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(file, { force: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      const pid = Number(readFileSync(file, "utf8").trim());
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+        throw new EmbeddedBusyError(dir, pid);
+      }
+      rmSync(file, { force: true }); // stale: its owner died without cleaning up
+    }
+  }
+  throw new Error(`Could not take the lock ${file}`);
+}
+
+/** The URL of an embedded database another live process is serving from `dir`, if any. */
+export function runningEmbedded(dir = dataDir()): RunningInfo | null {
+  try {
+    const info = JSON.parse(readFileSync(infoFile(dir), "utf8")) as RunningInfo;
+    return isAlive(info.pid) ? info : null;
+  } catch {
+    return null;
+  }
+}
+
+export function embeddedUrl(port: number): string {
+  return `postgresql://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable`;
+}
+
+export async function startEmbedded(
+  opts: { dir?: string; port?: number; inMemory?: boolean } = {},
+): Promise<EmbeddedDatabase> {
+  const dir = opts.dir ?? dataDir();
+  let release = () => {};
+  let created = true;
+  let db: PGlite;
+  if (opts.inMemory) {
+    db = new PGlite();
+  } else {
+    mkdirSync(dir, { recursive: true }); // PGlite does not create missing parents
+    release = acquireLock(dir);
+    const pgdata = path.join(dir, "pgdata");
+    created = !existsSync(path.join(pgdata, "PG_VERSION"));
+    try {
+      db = new PGlite(pgdata);
+      await db.waitReady;
+    } catch (e) {
+      release();
+      throw new Error(
+        `Could not open the embedded database in ${pgdata}: ${(e as Error).message}. ` +
+          `If it was made by another PGlite version, move the folder away to start fresh.`,
+      );
+    }
+  }
+  await db.waitReady;
+  // Connections are multiplexed onto PGlite's single session; transactions are serialised.
+  const server = new PGLiteSocketServer({
+    db,
+    host: "127.0.0.1",
+    port: opts.port ?? 0,
+    maxConnections: 64,
+  });
+  try {
+    await server.start();
+  } catch (e) {
+    await db.close();
+    release();
+    const err = e as NodeJS.ErrnoException;
+    throw new Error(
+      err.code === "EADDRINUSE"
+        ? `Port ${opts.port} is already in use; unset TOOLEMU_EMBEDDED_PORT to pick a free one.`
+        : `Could not start the embedded database server: ${err.message}`,
+    );
+  }
+  const port = Number(server.getServerConn().split(":").pop());
+  const url = embeddedUrl(port);
+  if (!opts.inMemory) {
+    writeFileSync(infoFile(dir), JSON.stringify({ pid: process.pid, port, url } satisfies RunningInfo));
+  }
+  let stopped = false;
+  return {
+    url,
+    port,
+    created,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await server.stop();
+      await db.close();
+      if (!opts.inMemory) rmSync(infoFile(dir), { force: true });
+      release();
+    },
+  };
+}

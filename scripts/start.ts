@@ -1,0 +1,148 @@
+// `npm start`: the whole app from one command.
+//  1. database: DATABASE_URL, or the embedded PGlite server (data in .data/);
+//  2. pending migrations, demo users on the first embedded start;
+//  3. build the web app if the sources changed, start it, wait until /api/health answers;
+//  4. print the URL and the demo sign-ins. Ctrl-C stops everything cleanly.
+import { spawn, execSync, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { connectClient, describeUrl } from "@/lib/db/connect";
+import { dataDir, startEmbedded, type EmbeddedDatabase } from "@/lib/db/embedded";
+import { migrate } from "@/lib/db/migrate";
+import { createPrisma } from "@/lib/db/client";
+import { seedDemoUsers, usableDemoUsers } from "@/lib/db/seed-demo";
+import { resolveAuthSecret } from "@/lib/auth/secret";
+import { buildIfNeeded } from "./lib/build";
+import { findFreePort, isPortFree } from "./lib/port";
+import { fail, info } from "./lib/output";
+
+const t0 = Date.now();
+let embedded: EmbeddedDatabase | null = null;
+let web: ChildProcess | null = null;
+let stopping = false;
+
+async function main() {
+  const external = process.env.DATABASE_URL;
+  let url: string;
+  if (external) {
+    url = external;
+    info(`Database: PostgreSQL at ${describeUrl(url)}`);
+  } else {
+    const port = process.env.TOOLEMU_EMBEDDED_PORT ? Number(process.env.TOOLEMU_EMBEDDED_PORT) : undefined;
+    embedded = await startEmbedded({ dir: dataDir(), port });
+    url = embedded.url;
+    info(`Database: embedded PostgreSQL (PGlite) in ${path.relative(process.cwd(), dataDir()) || "."}/, serving on 127.0.0.1:${embedded.port}`);
+  }
+
+  const client = await connectClient(url);
+  try {
+    const result = await migrate(client, { log: (l) => info(l) });
+    for (const m of result.modified) info(`warning: applied migration ${m} was edited afterwards (checksum differs)`);
+  } finally {
+    await client.end();
+  }
+
+  const prisma = createPrisma(url);
+  let demo;
+  try {
+    if (embedded && (await prisma.user.count()) === 0) {
+      const n = await seedDemoUsers(prisma);
+      info(`Seeded ${n} demo users (first start).`);
+    }
+    demo = embedded ? await usableDemoUsers(prisma) : [];
+  } finally {
+    await prisma.$disconnect();
+  }
+
+  const secret = resolveAuthSecret({ embedded: !!embedded, dataDir: dataDir() });
+  const host = process.env.HOST ?? "127.0.0.1";
+  const port = await choosePort(host);
+  const publicUrl = process.env.NEXTAUTH_URL ?? `http://localhost:${port}`;
+
+  buildIfNeeded(info);
+
+  web = spawn(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", host], {
+    stdio: ["ignore", "inherit", "inherit"],
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      NEXTAUTH_SECRET: secret,
+      NEXTAUTH_URL: publicUrl,
+      NEXT_TELEMETRY_DISABLED: "1",
+      TOOLEMU_COMMIT: process.env.TOOLEMU_COMMIT ?? gitCommit(),
+    },
+  });
+  web.on("exit", (code) => {
+    if (!stopping) {
+      info(`The web server exited (code ${code}).`);
+      void shutdown(code ?? 1);
+    }
+  });
+
+  await waitForHealth(`http://127.0.0.1:${port}/api/health`);
+  banner(publicUrl, demo, ((Date.now() - t0) / 1000).toFixed(1));
+}
+
+async function choosePort(host: string): Promise<number> {
+  const explicit = process.env.PORT;
+  const wanted = Number(explicit ?? 3000);
+  if (await isPortFree(wanted, host)) return wanted;
+  if (explicit) throw new Error(`Port ${wanted} is already in use. Stop what uses it, or choose another: PORT=${wanted + 1} npm start`);
+  const free = await findFreePort(wanted + 1, host);
+  if (!free) throw new Error(`Ports ${wanted}–${wanted + 50} are all in use; set PORT to a free one.`);
+  info(`Port ${wanted} is in use; using ${free} instead.`);
+  return free;
+}
+
+async function waitForHealth(url: string) {
+  for (let i = 0; i < 600; i++) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`The web server did not become healthy at ${url} within 2 minutes.`);
+}
+
+function banner(url: string, demo: { email: string; password: string; role: string }[], seconds: string) {
+  const lines = [``, `  ToolEmu Studio is ready at ${url}   (started in ${seconds} s)`, ``];
+  if (demo.length) {
+    lines.push(`  Demo sign-ins (embedded database only; change them before sharing this machine):`);
+    for (const u of demo) lines.push(`    ${u.role.padEnd(11)} ${u.email.padEnd(24)} ${u.password}`);
+    lines.push(``);
+  }
+  lines.push(`  Press Ctrl-C to stop.`, ``);
+  console.log(lines.join("\n"));
+}
+
+function gitCommit(): string {
+  try {
+    return execSync("git rev-parse --short HEAD", { stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+  } catch {
+    return "";
+  }
+}
+
+async function shutdown(code: number) {
+  if (stopping) return;
+  stopping = true;
+  if (web && web.exitCode === null) {
+    web.kill("SIGTERM");
+    await new Promise((r) => {
+      const t = setTimeout(r, 5000);
+      web!.once("exit", () => (clearTimeout(t), r(null)));
+    });
+  }
+  await embedded?.stop().catch(() => {});
+  process.exit(code);
+}
+
+process.on("SIGINT", () => void shutdown(0));
+process.on("SIGTERM", () => void shutdown(0));
+
+main().catch((e) => {
+  fail(e);
+  void shutdown(1);
+});
