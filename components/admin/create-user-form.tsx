@@ -38,7 +38,7 @@ export function CreateUserForm({ createUser }: { createUser: CreateUser }) {
   const err = (f: string) => fieldErrors[f]?.map((m) => <p key={m} className="mt-1 text-xs text-rose-700">{m}</p>);
   const input = "mt-1 block w-full rounded-md border border-slate-300 px-3 py-1.5 text-sm";
   return (
-    <form onSubmit={onSubmit} className="h-fit space-y-3 rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-label="Create user">
+    <form onSubmit={onSubmit} className="h-fit space-y-3 rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-label="Create user" noValidate>
       <h2 className="font-medium">Create a user</h2>
       <label className="block text-sm">Email<input name="email" type="email" required className={input} />{err("email")}</label>
       <label className="block text-sm">Name<input name="name" required className={input} />{err("name")}</label>

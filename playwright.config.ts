@@ -1,0 +1,39 @@
+import { execSync } from "node:child_process";
+import { defineConfig } from "@playwright/test";
+import { CHROMIUM_ARGS, findChromium } from "./e2e/support/chromium.mjs";
+
+// One free port for the whole run: chosen in the runner process, inherited by its workers.
+if (!process.env.E2E_PORT) {
+  process.env.E2E_PORT = execSync(
+    `node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"`,
+  )
+    .toString()
+    .trim();
+}
+const port = Number(process.env.E2E_PORT);
+const baseURL = `http://localhost:${port}`;
+
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: { executablePath: findChromium() ?? undefined, args: CHROMIUM_ARGS },
+  },
+  projects: [{ name: "chromium", use: { browserName: "chromium" } }],
+  webServer: {
+    // A fresh embedded database per run, started exactly as `npm start` starts the app.
+    command: "rm -rf .data-e2e && node node_modules/tsx/dist/cli.mjs --conditions=react-server scripts/start.ts",
+    url: `http://127.0.0.1:${port}/api/health`,
+    env: { TOOLEMU_DATA_DIR: ".data-e2e", PORT: String(port), NEXTAUTH_URL: baseURL },
+    timeout: 300_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+  },
+});

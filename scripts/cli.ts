@@ -1,0 +1,135 @@
+// `npm run cli -- <command>`: the command line over the same core as the web app.
+import { createInterface } from "node:readline";
+import { connectClient } from "@/lib/db/connect";
+import { migrate } from "@/lib/db/migrate";
+import { openDatabase, type OpenedDatabase } from "@/lib/db/open";
+import { createPrisma } from "@/lib/db/client";
+import { seedDemoUsers, DEMO_USERS } from "@/lib/db/seed-demo";
+import { createUser } from "@/lib/users/manage";
+import { createUserSchema } from "@/lib/users/schemas";
+import { parseArgs, stringFlag, type Args } from "./lib/args";
+import { fail, info } from "./lib/output";
+
+const HELP = `ToolEmu Studio command line
+
+  npm run cli -- user create --email E --name N [--role ADMIN|RESEARCHER|PI|ANNOTATOR] [--password P]
+      Create a user (default role ADMIN: the first admin of a real deployment). Without
+      --password it is asked for on the terminal, or read from TOOLEMU_PASSWORD.
+  npm run cli -- db migrate [--retry <migration>]
+      Apply pending migrations. --retry re-runs a migration that failed earlier, after you fixed it.
+  npm run cli -- db seed --demo
+      Create the demo users (one per role, public passwords). Never on a shared deployment.
+
+Database: DATABASE_URL if set; otherwise the embedded database in .data/ (shared with a running
+\`npm start\`, or opened by this command alone).`;
+
+async function withDb<T>(fn: (db: OpenedDatabase) => Promise<T>): Promise<T> {
+  const opened = await openDatabase();
+  try {
+    const client = await connectClient(opened.url);
+    try {
+      await migrate(client); // a command never runs on an outdated schema
+    } finally {
+      await client.end();
+    }
+    return await fn(opened);
+  } finally {
+    await opened.close();
+  }
+}
+
+async function askHidden(question: string): Promise<string> {
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+  const out = rl as unknown as { _writeToOutput: (s: string) => void; output: NodeJS.WriteStream };
+  let prompted = false;
+  out._writeToOutput = (s: string) => {
+    if (!prompted) {
+      out.output.write(s);
+      prompted = true;
+    }
+  };
+  const answer = await new Promise<string>((resolve) => rl.question(question, resolve));
+  rl.close();
+  process.stdout.write("\n");
+  return answer;
+}
+
+async function userCreate(args: Args) {
+  let password = stringFlag(args, "password") ?? process.env.TOOLEMU_PASSWORD;
+  if (!password && process.stdin.isTTY) password = await askHidden("Password: ");
+  const parsed = createUserSchema.safeParse({
+    email: stringFlag(args, "email") ?? "",
+    name: stringFlag(args, "name") ?? "",
+    role: stringFlag(args, "role") ?? "ADMIN",
+    password: password ?? "",
+  });
+  if (!parsed.success) {
+    throw new Error(parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("; "));
+  }
+  await withDb(async ({ url }) => {
+    const prisma = createPrisma(url);
+    try {
+      const user = await createUser(prisma, null, parsed.data);
+      info(`Created ${user.role} ${user.email}.`);
+    } finally {
+      await prisma.$disconnect();
+    }
+  });
+}
+
+async function dbMigrate(args: Args) {
+  const opened = await openDatabase();
+  try {
+    const client = await connectClient(opened.url);
+    try {
+      const res = await migrate(client, { retryFailed: stringFlag(args, "retry"), log: info });
+      info(res.applied.length ? `Applied ${res.applied.length} migration(s).` : `Database is up to date (${res.alreadyApplied} migrations).`);
+    } finally {
+      await client.end();
+    }
+  } finally {
+    await opened.close();
+  }
+}
+
+async function dbSeed(args: Args) {
+  if (!args.flags.demo) throw new Error("Say what to seed: `npm run db:seed -- --demo` creates the demo users.");
+  await withDb(async ({ url }) => {
+    const prisma = createPrisma(url);
+    try {
+      const n = await seedDemoUsers(prisma);
+      info(`Created ${n} demo user(s); ${DEMO_USERS.length - n} existed already.`);
+      for (const u of DEMO_USERS) info(`  ${u.role.padEnd(11)} ${u.email.padEnd(24)} ${u.password}`);
+    } finally {
+      await prisma.$disconnect();
+    }
+  });
+}
+
+async function main(argv: string[]) {
+  const args = parseArgs(argv);
+  const [group, command] = args.positional;
+  const key = `${group ?? ""} ${command ?? ""}`.trim();
+  switch (key) {
+    case "user create":
+      return userCreate(args);
+    case "db migrate":
+      return dbMigrate(args);
+    case "db seed":
+      return dbSeed(args);
+    case "":
+    case "help":
+      console.log(HELP);
+      return;
+    default:
+      throw new Error(`Unknown command "${key}". Run \`npm run cli -- help\`.`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  () => process.exit(0),
+  (e) => {
+    fail(e);
+    process.exit(1);
+  },
+);
