@@ -16,10 +16,9 @@ RUN npm ci
 # ---- build: compile Next once, at image build time, and stamp it so `npm start` won't rebuild ----
 FROM deps AS build
 COPY . .
-# scripts/lib/build.ts skips `next build` at start when .next/toolemu-build-hash equals
-# sourceHash() of the sources; writing it here makes container start-up fast.
+# `npm run build` stamps .next/toolemu-build-hash with the sources' hash, so `npm start` in the
+# container finds the build fresh and starts at once.
 RUN npm run build \
- && npx tsx -e "import('./scripts/lib/build.ts').then((m) => require('node:fs').writeFileSync('.next/toolemu-build-hash', m.sourceHash()))" \
  && test -s .next/toolemu-build-hash \
  && rm -rf .next/cache
 
@@ -29,6 +28,7 @@ WORKDIR /app
 ENV NODE_ENV=production \
     NEXT_TELEMETRY_DISABLED=1 \
     NPM_CONFIG_UPDATE_NOTIFIER=false \
+    NPM_CONFIG_SCRIPT_SHELL=/bin/bash \
     HOST=0.0.0.0 \
     PORT=3000
 # The whole tree (sources, node_modules incl. tsx, generated Prisma client, .next) because
@@ -41,4 +41,6 @@ EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # start.ts: connect to DATABASE_URL, apply migrations, then `next start` on HOST:PORT.
+# npm forwards SIGTERM only to its script shell; dash would die and orphan the app, while
+# bash execs the script, so `docker stop` reaches start.ts and it shuts down cleanly.
 CMD ["npm", "start"]

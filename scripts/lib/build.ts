@@ -26,10 +26,11 @@ export function sourceHash(): string {
   return h.digest("hex");
 }
 
-export function buildIfNeeded(log: (s: string) => void): void {
+export function buildIfNeeded(log: (s: string) => void, opts: { force?: boolean } = {}): void {
   const hash = sourceHash();
-  if (existsSync(path.join(".next", "BUILD_ID")) && existsSync(STAMP) && readFileSync(STAMP, "utf8") === hash) return;
-  log("Building the web app (first start or changed sources; about 1–2 minutes)…");
+  const fresh = existsSync(path.join(".next", "BUILD_ID")) && existsSync(STAMP) && readFileSync(STAMP, "utf8") === hash;
+  if (fresh && !opts.force) return;
+  if (!opts.force) log("Building the web app (first start or changed sources; about 1 minute)…");
   const res = spawnSync(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), "build"], {
     stdio: "inherit",
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },

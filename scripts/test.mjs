@@ -1,0 +1,60 @@
+// `npm test`: unit and integration tests (vitest), then browser tests (Playwright on Debian's
+// Chromium). Without Chromium the browser tests are skipped loudly, or fail with E2E_REQUIRED=1.
+// Ends with one plain line "tests: N passed, N failed, N skipped".
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { findChromium } from "../e2e/support/chromium.mjs";
+
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+const totals = { passed: 0, failed: 0, skipped: 0 };
+let ok = true;
+
+function run(cmd, args, extraEnv = {}) {
+  const res = spawnSync(cmd, args, { stdio: "inherit", env: { ...env, ...extraEnv } });
+  return res.status === 0;
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+mkdirSync("test-results", { recursive: true });
+rmSync("test-results/vitest.json", { force: true });
+const vitestOk = run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest.json"]);
+const v = readJson("test-results/vitest.json");
+if (v) {
+  totals.passed += v.numPassedTests;
+  totals.failed += v.numFailedTests;
+  totals.skipped += v.numPendingTests + (v.numTodoTests ?? 0);
+}
+if (!vitestOk || !v || v.numTotalTests === 0) ok = false;
+
+const chromium = findChromium();
+if (process.argv.includes("--no-e2e")) {
+  console.log("\ne2e skipped (--no-e2e)\n");
+} else if (!chromium) {
+  const line = "e2e SKIPPED: no Chromium (apt-get install chromium)";
+  console.log(`\n${"!".repeat(line.length + 8)}\n!!! ${line} !!!\n${"!".repeat(line.length + 8)}\n`);
+  if (process.env.E2E_REQUIRED === "1") {
+    console.error("E2E_REQUIRED=1: browser tests are required, failing.");
+    ok = false;
+  }
+} else {
+  rmSync("test-results/e2e.json", { force: true });
+  const e2eOk = run("npx", ["playwright", "test"], { CHROMIUM_PATH: chromium });
+  const p = readJson("test-results/e2e.json");
+  if (p?.stats) {
+    totals.passed += p.stats.expected + (p.stats.flaky ?? 0);
+    totals.failed += p.stats.unexpected;
+    totals.skipped += p.stats.skipped;
+  }
+  if (!e2eOk || !p?.stats || p.stats.expected === 0) ok = false;
+}
+
+if (!existsSync("test-results")) mkdirSync("test-results");
+console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(ok && totals.failed === 0 ? 0 : 1);
