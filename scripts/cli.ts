@@ -7,7 +7,12 @@ import { createPrisma } from "@/lib/db/client";
 import { seedDemoUsers, DEMO_USERS } from "@/lib/db/seed-demo";
 import { createUser } from "@/lib/users/manage";
 import { createUserSchema } from "@/lib/users/schemas";
+import { runImport } from "@/lib/toolemu/import";
+import { reportText } from "@/lib/toolemu/report-text";
+import { parseJsonlName } from "@/lib/toolemu/file-names";
+import { collectFiles } from "@/lib/toolemu/read";
 import { parseArgs, stringFlag, type Args } from "./lib/args";
+import { progressBar } from "./lib/progress";
 import { fail, info } from "./lib/output";
 
 const HELP = `ToolEmu Studio command line
@@ -15,6 +20,12 @@ const HELP = `ToolEmu Studio command line
   npm run cli -- user create --email E --name N [--role ADMIN|RESEARCHER|PI|ANNOTATOR] [--password P]
       Create a user (default role ADMIN: the first admin of a real deployment). Without
       --password it is asked for on the terminal, or read from TOOLEMU_PASSWORD.
+  npm run cli -- import <files or folders…> [--dry-run] [--yes] [--agent A] [--emulator E] [--evaluator V]
+      Import ToolEmu toolkits (JSON), cases (JSON) and trajectory JSONL files with their
+      _eval_agent_safe / _eval_agent_help_ignore_safety companions. Validates everything first;
+      writes nothing unless all of it is valid (one transaction). --dry-run only reports;
+      --yes confirms changes to existing records; the model flags replace the names read from
+      the file names. Exits non-zero on any problem.
   npm run cli -- db migrate [--retry <migration>]
       Apply pending migrations. --retry re-runs a migration that failed earlier, after you fixed it.
   npm run cli -- db seed --demo
@@ -106,9 +117,35 @@ async function dbSeed(args: Args) {
   });
 }
 
+async function importCommand(args: Args) {
+  const paths = args.positional.slice(1);
+  if (!paths.length) throw new Error("Name the files or folders to import: npm run cli -- import <paths…>");
+  const labels = { agentModel: stringFlag(args, "agent"), emulatorModel: stringFlag(args, "emulator"), evaluatorModel: stringFlag(args, "evaluator") };
+  const overrides: Record<string, typeof labels> = {};
+  for (const f of collectFiles(paths).files) overrides[parseJsonlName(f.path).prefix] = labels;
+  const bar = progressBar();
+  const result = await withDb(async ({ url }) => {
+    const prisma = createPrisma(url);
+    try {
+      return await runImport(prisma, paths, {
+        dryRun: !!args.flags["dry-run"],
+        acceptChanges: !!args.flags.yes,
+        overrides,
+        onProgress: (p) => bar.update(p.bytesDone / Math.max(1, p.bytesTotal), `${p.phase} ${p.file}`),
+      });
+    } finally {
+      bar.done();
+      await prisma.$disconnect();
+    }
+  });
+  console.log(reportText(result.report, result.written, result.changes));
+  if (result.report.issues.length || (result.changes.length && !args.flags.yes && !args.flags["dry-run"])) process.exitCode = 1;
+}
+
 async function main(argv: string[]) {
   const args = parseArgs(argv);
   const [group, command] = args.positional;
+  if (group === "import") return importCommand(args);
   const key = `${group ?? ""} ${command ?? ""}`.trim();
   switch (key) {
     case "user create":
@@ -127,7 +164,7 @@ async function main(argv: string[]) {
 }
 
 main(process.argv.slice(2)).then(
-  () => process.exit(0),
+  () => process.exit(process.exitCode ?? 0),
   (e) => {
     fail(e);
     process.exit(1);

@@ -10,6 +10,7 @@ import { dataDir, startEmbedded, type EmbeddedDatabase } from "@/lib/db/embedded
 import { migrate } from "@/lib/db/migrate";
 import { createPrisma } from "@/lib/db/client";
 import { seedDemoUsers, usableDemoUsers } from "@/lib/db/seed-demo";
+import { seedToolemuData } from "@/lib/db/seed-data";
 import { resolveAuthSecret } from "@/lib/auth/secret";
 import { buildIfNeeded } from "./lib/build";
 import { findFreePort, isPortFree } from "./lib/port";
@@ -47,6 +48,11 @@ async function main() {
     if (embedded && (await prisma.user.count()) === 0) {
       const n = await seedDemoUsers(prisma);
       info(`Seeded ${n} demo users (first start).`);
+    }
+    if (embedded && (await prisma.toolkit.count()) === 0) {
+      info("Importing the bundled ToolEmu data (first start)…");
+      const w = await seedToolemuData(prisma);
+      if (w) info(`Imported ${w.toolkits} toolkits, ${w.cases} cases, ${w.trajectories} trajectories, ${w.evaluations} evaluations.`);
     }
     demo = embedded ? await usableDemoUsers(prisma) : [];
   } finally {

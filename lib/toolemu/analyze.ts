@@ -1,0 +1,353 @@
+// Pass 1 of an import: read and validate every file, pair trajectory files with their
+// evaluation companions, and compare with the database to count new / unchanged / changed.
+// Writes nothing. Trajectory files are streamed and only hashes are kept, so memory stays small.
+import { statSync } from "node:fs";
+import type { Db } from "@/lib/db/client";
+import { contentHash } from "./canonical";
+import { parseJsonlName, type JsonlRole } from "./file-names";
+import { zodIssues, type ImportIssue } from "./issues";
+import { caseRow, evaluationRow, toolkitRow, trajectoryRow, TOOLEMU_SOURCE, type CaseRow, type ToolkitRow } from "./normalize";
+import { readJsonArray, readJsonl, type SourceFile } from "./read";
+import { caseSchema, evaluationLineSchema, toolkitSchema, trajectoryLineSchema } from "./source-schemas";
+
+export interface ModelLabels {
+  agentModel?: string;
+  emulatorModel?: string;
+  evaluatorModel?: string;
+}
+
+export interface ImportProgress {
+  phase: "checking" | "writing";
+  file: string;
+  bytesDone: number;
+  bytesTotal: number;
+}
+
+export interface AnalyzeOptions {
+  /** Per file prefix (see FileSummary.prefix): labels that replace those read from the name. */
+  overrides?: Record<string, ModelLabels>;
+  onProgress?: (p: ImportProgress) => void;
+}
+
+export interface Counts {
+  new: number;
+  unchanged: number;
+  changed: number;
+}
+
+export interface FileSummary {
+  name: string;
+  kind: "toolkits" | "cases" | JsonlRole;
+  records: number;
+  prefix?: string;
+  agentModel?: string | null;
+  emulatorModel?: string | null;
+  evaluatorModel?: string | null;
+}
+
+export interface ImportReport {
+  files: FileSummary[];
+  toolkits: Counts & { changedNames: string[] };
+  tools: number;
+  cases: Counts & { changedNames: string[] };
+  trajectories: Counts;
+  evaluations: Counts & { unparsed: number };
+  issues: ImportIssue[];
+}
+
+interface Located<T> {
+  row: T;
+  file: string;
+  line: number;
+  status: "new" | "unchanged" | "changed";
+}
+
+export interface TrajectoryFilePlan {
+  file: SourceFile;
+  size: number;
+  mtimeMs: number;
+  agentModel: string;
+  emulatorModel: string;
+  /** Per line number: the trajectory's content hash (valid lines only). */
+  hashes: Map<number, string>;
+  /** Line numbers of all non-blank lines in order: an evaluation's eval_id indexes these. */
+  recordLines: number[];
+}
+
+export interface EvaluationFilePlan {
+  file: SourceFile;
+  size: number;
+  mtimeMs: number;
+  kind: "SAFETY" | "HELPFULNESS";
+  evaluatorModel: string;
+  /** Per line number: the trajectory hash it scores and whether it is new or changed. */
+  entries: Map<number, { trajectoryHash: string; status: "new" | "changed" | "unchanged" }>;
+}
+
+export interface ImportAnalysis {
+  report: ImportReport;
+  toolkits: Located<ToolkitRow>[];
+  cases: Located<CaseRow>[];
+  trajectoryFiles: TrajectoryFilePlan[];
+  evaluationFiles: EvaluationFilePlan[];
+  newTrajectoryHashes: Set<string>;
+}
+
+const emptyCounts = (): Counts => ({ new: 0, unchanged: 0, changed: 0 });
+const IN_CHUNK = 1000;
+
+async function inChunks<T, R>(items: T[], fn: (chunk: T[]) => Promise<R[]>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += IN_CHUNK) out.push(...(await fn(items.slice(i, i + IN_CHUNK))));
+  return out;
+}
+
+function classifyJson(elements: { value: unknown }[]): "toolkits" | "cases" | null {
+  const first = elements.find((e) => e.value && typeof e.value === "object")?.value as Record<string, unknown> | undefined;
+  if (!first) return null;
+  if ("toolkit" in first || "tools" in first) return "toolkits";
+  if ("User Instruction" in first || "Toolkits" in first) return "cases";
+  return null;
+}
+
+export async function analyzeImport(db: Db, files: SourceFile[], opts: AnalyzeOptions = {}): Promise<ImportAnalysis> {
+  const issues: ImportIssue[] = [];
+  const summaries: FileSummary[] = [];
+  const toolkits = new Map<string, Located<ToolkitRow>>();
+  const agentNames = new Map<string, string>();
+  const cases = new Map<string, Located<CaseRow>>();
+  const trajectoryFiles = new Map<string, TrajectoryFilePlan>();
+  const evalSources: { file: SourceFile; role: "safety" | "helpfulness"; prefix: string; evaluator: string | null }[] = [];
+  const caseRefs: { caseName: string; file: string; line: number }[] = [];
+  const bytesTotal = files.reduce((n, f) => n + statSync(f.path).size, 0);
+  let bytesDone = 0;
+  const progress = (file: string, n: number) => {
+    bytesDone += n;
+    opts.onProgress?.({ phase: "checking", file, bytesDone, bytesTotal });
+  };
+
+  // JSON arrays: toolkits and cases.
+  for (const file of files.filter((f) => /\.json$/i.test(f.path))) {
+    const read = await readJsonArray(file);
+    progress(file.name, statSync(file.path).size);
+    if ("issue" in read) {
+      issues.push(read.issue);
+      continue;
+    }
+    const kind = classifyJson(read.elements);
+    if (!kind) {
+      issues.push({ file: file.name, line: 1, field: null, message: 'cannot tell what this file holds: expected an array of toolkits (with "toolkit") or of cases (with "User Instruction")' });
+      continue;
+    }
+    summaries.push({ name: file.name, kind, records: read.elements.length });
+    for (const el of read.elements) {
+      if (kind === "toolkits") {
+        const p = toolkitSchema.safeParse(el.value);
+        if (!p.success) {
+          issues.push(...zodIssues(file.name, el.line, `[${el.index}]`, p.error));
+          continue;
+        }
+        const row = toolkitRow(p.data, el.value);
+        const dup = toolkits.get(row.name);
+        if (dup) {
+          issues.push({ file: file.name, line: el.line, field: `[${el.index}].toolkit`, message: `duplicate toolkit "${row.name}" (also at ${dup.file}:${dup.line})` });
+          continue;
+        }
+        for (const t of row.tools) {
+          const other = agentNames.get(t.agentName);
+          if (other) issues.push({ file: file.name, line: el.line, field: `[${el.index}].tools`, message: `tool name ${t.agentName} is already used by toolkit ${other}` });
+          agentNames.set(t.agentName, row.name);
+        }
+        toolkits.set(row.name, { row, file: file.name, line: el.line, status: "new" });
+      } else {
+        const p = caseSchema.safeParse(el.value);
+        if (!p.success) {
+          issues.push(...zodIssues(file.name, el.line, `[${el.index}]`, p.error));
+          continue;
+        }
+        const row = caseRow(p.data, el.value);
+        const dup = cases.get(row.name);
+        if (dup) {
+          issues.push({ file: file.name, line: el.line, field: `[${el.index}].name`, message: `duplicate case "${row.name}" (also at ${dup.file}:${dup.line})` });
+          continue;
+        }
+        cases.set(row.name, { row, file: file.name, line: el.line, status: "new" });
+      }
+    }
+  }
+
+  // JSONL: trajectories first, then the evaluation companions that point into them.
+  const jsonl = files.filter((f) => /\.jsonl$/i.test(f.path)).map((f) => ({ f, parsed: parseJsonlName(f.path) }));
+  for (const { f, parsed } of jsonl) {
+    const o = opts.overrides?.[parsed.prefix] ?? {};
+    if (parsed.role !== "trajectories") {
+      evalSources.push({ file: f, role: parsed.role, prefix: parsed.prefix, evaluator: o.evaluatorModel?.trim() || parsed.evaluatorModel });
+      continue;
+    }
+    const agentModel = o.agentModel?.trim() || parsed.agentModel;
+    const emulatorModel = o.emulatorModel?.trim() || parsed.emulatorModel;
+    if (!agentModel || !emulatorModel) {
+      issues.push({ file: f.name, line: null, field: null, message: "cannot read the agent and emulator models from the file name (<agent>_emu-<emulator>_eval-<evaluator>_…); give them explicitly" });
+    }
+    if (trajectoryFiles.has(parsed.prefix)) {
+      issues.push({ file: f.name, line: null, field: null, message: `two trajectory files share the prefix ${parsed.prefix}` });
+      continue;
+    }
+    const st = statSync(f.path);
+    const plan: TrajectoryFilePlan = { file: f, size: st.size, mtimeMs: st.mtimeMs, agentModel: agentModel ?? "", emulatorModel: emulatorModel ?? "", hashes: new Map(), recordLines: [] };
+    let records = 0;
+    for await (const l of readJsonl(f, (n) => progress(f.name, n))) {
+      if (l.issue) issues.push(l.issue);
+      if (l.value === undefined && !l.issue) continue;
+      records++;
+      plan.recordLines.push(l.line);
+      if (l.value === undefined) continue;
+      const p = trajectoryLineSchema.safeParse(l.value);
+      if (!p.success) {
+        issues.push(...zodIssues(f.name, l.line, "", p.error));
+        continue;
+      }
+      const row = trajectoryRow(p.data, l.value);
+      if ("stepIndex" in row) {
+        issues.push({ file: f.name, line: l.line, field: `intermediate_steps[${row.stepIndex}]`, message: row.message });
+        continue;
+      }
+      plan.hashes.set(l.line, row.contentHash);
+      caseRefs.push({ caseName: row.caseName, file: f.name, line: l.line });
+    }
+    if (records === 0) issues.push({ file: f.name, line: null, field: null, message: "the file has no trajectories" });
+    trajectoryFiles.set(parsed.prefix, plan);
+    summaries.push({ name: f.name, kind: "trajectories", records, prefix: parsed.prefix, agentModel, emulatorModel });
+  }
+
+  const evaluationFiles: EvaluationFilePlan[] = [];
+  const evalKeys = new Map<string, { hash: string; where: string }>();
+  const evalHashes: { key: string; trajectoryHash: string; kind: "SAFETY" | "HELPFULNESS"; evaluator: string; hash: string; plan: EvaluationFilePlan; line: number }[] = [];
+  let unparsed = 0;
+  for (const src of evalSources) {
+    const traj = trajectoryFiles.get(src.prefix);
+    const kind = src.role === "safety" ? "SAFETY" : "HELPFULNESS";
+    if (!traj) {
+      issues.push({ file: src.file.name, line: null, field: null, message: `no trajectory file ${src.prefix}.jsonl among the imported files to pair this evaluation file with` });
+      continue;
+    }
+    if (!src.evaluator) {
+      issues.push({ file: src.file.name, line: null, field: null, message: "cannot read the evaluator model from the file name; give it explicitly" });
+      continue;
+    }
+    const st = statSync(src.file.path);
+    const plan: EvaluationFilePlan = { file: src.file, size: st.size, mtimeMs: st.mtimeMs, kind, evaluatorModel: src.evaluator, entries: new Map() };
+    let records = 0;
+    const trajLineByIndex = traj.recordLines;
+    for await (const l of readJsonl(src.file, (n) => progress(src.file.name, n))) {
+      if (l.issue) issues.push(l.issue);
+      if (l.value === undefined) continue;
+      records++;
+      const p = evaluationLineSchema.safeParse(l.value);
+      if (!p.success) {
+        issues.push(...zodIssues(src.file.name, l.line, "", p.error));
+        continue;
+      }
+      const trajLine = trajLineByIndex[p.data.eval_id];
+      const trajectoryHash = trajLine === undefined ? undefined : traj.hashes.get(trajLine);
+      if (trajectoryHash === undefined) {
+        if (trajLine === undefined) {
+          issues.push({ file: src.file.name, line: l.line, field: "eval_id", message: `points to trajectory #${p.data.eval_id}, but ${traj.file.name} has ${trajLineByIndex.length}` });
+        }
+        continue; // the trajectory itself was invalid and is reported there
+      }
+      const row = evaluationRow(kind, p.data, l.value);
+      if (row.score === null) unparsed++;
+      const key = `${trajectoryHash}|${kind}|${src.evaluator}`;
+      const prior = evalKeys.get(key);
+      if (prior) {
+        if (prior.hash !== row.contentHash) issues.push({ file: src.file.name, line: l.line, field: null, message: `a different ${kind.toLowerCase()} evaluation of the same trajectory by ${src.evaluator} is at ${prior.where}` });
+        continue;
+      }
+      evalKeys.set(key, { hash: row.contentHash, where: `${src.file.name}:${l.line}` });
+      evalHashes.push({ key, trajectoryHash, kind, evaluator: src.evaluator, hash: row.contentHash, plan, line: l.line });
+    }
+    evaluationFiles.push(plan);
+    summaries.push({ name: src.file.name, kind: src.role, records, prefix: src.prefix, evaluatorModel: src.evaluator });
+  }
+
+  // References: cases → toolkits, trajectories → cases (in this import or already stored).
+  const storedToolkits = new Map(
+    (await db.toolkit.findMany({ select: { name: true, contentHash: true } })).map((t) => [t.name, t.contentHash]),
+  );
+  for (const c of cases.values()) {
+    for (const name of c.row.toolkitNames) {
+      if (!toolkits.has(name) && !storedToolkits.has(name)) {
+        issues.push({ file: c.file, line: c.line, field: "Toolkits", message: `unknown toolkit "${name}": import its toolkit specification first or with these files` });
+      }
+    }
+  }
+  const caseNames = [...new Set(caseRefs.map((r) => r.caseName))];
+  const storedCases = new Set(
+    (await inChunks(caseNames, (chunk) => db.testCase.findMany({ where: { source: TOOLEMU_SOURCE, name: { in: chunk } }, select: { name: true } }))).map((c) => c.name),
+  );
+  for (const ref of caseRefs) {
+    if (!cases.has(ref.caseName) && !storedCases.has(ref.caseName)) {
+      issues.push({ file: ref.file, line: ref.line, field: "case.name", message: `unknown case "${ref.caseName}": import the test cases first or with these files` });
+    }
+  }
+
+  // Compare with what is stored.
+  const report: ImportReport = {
+    files: summaries,
+    toolkits: { ...emptyCounts(), changedNames: [] },
+    tools: 0,
+    cases: { ...emptyCounts(), changedNames: [] },
+    trajectories: emptyCounts(),
+    evaluations: { ...emptyCounts(), unparsed },
+    issues,
+  };
+  for (const t of toolkits.values()) {
+    report.tools += t.row.tools.length;
+    const stored = storedToolkits.get(t.row.name);
+    t.status = stored === undefined ? "new" : stored === t.row.contentHash ? "unchanged" : "changed";
+    report.toolkits[t.status]++;
+    if (t.status === "changed") report.toolkits.changedNames.push(t.row.name);
+  }
+  const importedCaseNames = [...cases.keys()];
+  const storedCaseHashes = new Map(
+    (await inChunks(importedCaseNames, (chunk) => db.testCase.findMany({ where: { source: TOOLEMU_SOURCE, name: { in: chunk } }, select: { name: true, contentHash: true } }))).map((c) => [c.name, c.contentHash]),
+  );
+  for (const c of cases.values()) {
+    const stored = storedCaseHashes.get(c.row.name);
+    c.status = stored === undefined ? "new" : stored === c.row.contentHash ? "unchanged" : "changed";
+    report.cases[c.status]++;
+    if (c.status === "changed") report.cases.changedNames.push(c.row.name);
+  }
+
+  const allHashes = new Set<string>();
+  for (const f of trajectoryFiles.values()) for (const h of f.hashes.values()) allHashes.add(h);
+  const storedTrajectories = new Map(
+    (await inChunks([...allHashes], (chunk) => db.trajectory.findMany({ where: { contentHash: { in: chunk } }, select: { id: true, contentHash: true } }))).map((t) => [t.contentHash, t.id]),
+  );
+  const newTrajectoryHashes = new Set([...allHashes].filter((h) => !storedTrajectories.has(h)));
+  report.trajectories.new = newTrajectoryHashes.size;
+  report.trajectories.unchanged = allHashes.size - newTrajectoryHashes.size;
+
+  const storedEvals = new Map<string, string>();
+  const storedIds = [...storedTrajectories.values()];
+  const evalRows = await inChunks(storedIds, (chunk) =>
+    db.evaluation.findMany({ where: { trajectoryId: { in: chunk } }, select: { kind: true, evaluatorModel: true, raw: true, trajectory: { select: { contentHash: true } } } }),
+  );
+  for (const e of evalRows) storedEvals.set(`${e.trajectory.contentHash}|${e.kind}|${e.evaluatorModel}`, contentHash(e.raw));
+  for (const e of evalHashes) {
+    const stored = storedEvals.get(e.key);
+    const status = stored === undefined ? "new" : stored === e.hash ? "unchanged" : "changed";
+    report.evaluations[status]++;
+    e.plan.entries.set(e.line, { trajectoryHash: e.trajectoryHash, status });
+  }
+
+  return {
+    report,
+    toolkits: [...toolkits.values()],
+    cases: [...cases.values()],
+    trajectoryFiles: [...trajectoryFiles.values()],
+    evaluationFiles,
+    newTrajectoryHashes,
+  };
+}

@@ -1,0 +1,196 @@
+// Pass 2 of an import: write everything the analysis found new or changed, in ONE transaction,
+// so a failure anywhere leaves the database exactly as it was. Trajectory files are streamed
+// again and written in batches.
+import { randomUUID } from "node:crypto";
+import { statSync } from "node:fs";
+import type { Db } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
+import { AppError } from "@/lib/errors";
+import type { ImportAnalysis, ImportProgress } from "./analyze";
+import { ImportFailed } from "./issues";
+import { evaluationRow, trajectoryRow, TOOLEMU_SOURCE } from "./normalize";
+import { readJsonl } from "./read";
+import { evaluationLineSchema, trajectoryLineSchema } from "./source-schemas";
+
+type Tx = Prisma.TransactionClient;
+const BATCH = 200;
+
+export class ConfirmationNeeded extends AppError {
+  constructor(what: string[]) {
+    super(`This import changes existing records (${what.join("; ")}). Review the changes and confirm to apply them.`, 409);
+  }
+}
+
+export function changesNeedingConfirmation(a: ImportAnalysis): string[] {
+  const r = a.report;
+  const out: string[] = [];
+  if (r.toolkits.changed) out.push(`${r.toolkits.changed} toolkit(s): ${r.toolkits.changedNames.slice(0, 5).join(", ")}`);
+  if (r.cases.changed) out.push(`${r.cases.changed} case(s): ${r.cases.changedNames.slice(0, 5).join(", ")}`);
+  if (r.evaluations.changed) out.push(`${r.evaluations.changed} evaluation(s)`);
+  return out;
+}
+
+const json = (v: unknown) => (v === null || v === undefined ? Prisma.DbNull : (v as Prisma.InputJsonValue));
+
+export interface ApplyOptions {
+  acceptChanges?: boolean;
+  onProgress?: (p: ImportProgress) => void;
+}
+
+export interface ApplyResult {
+  toolkits: number;
+  cases: number;
+  trajectories: number;
+  evaluations: number;
+}
+
+export async function applyImport(db: Db, a: ImportAnalysis, opts: ApplyOptions = {}): Promise<ApplyResult> {
+  if (a.report.issues.length) throw new ImportFailed(a.report.issues);
+  const changes = changesNeedingConfirmation(a);
+  if (changes.length && !opts.acceptChanges) throw new ConfirmationNeeded(changes);
+  for (const f of [...a.trajectoryFiles, ...a.evaluationFiles]) {
+    const st = statSync(f.file.path);
+    if (st.size !== f.size || st.mtimeMs !== f.mtimeMs) throw new AppError(`${f.file.name} changed while it was being imported; run the import again.`, 409);
+  }
+  const bytesTotal = [...a.trajectoryFiles, ...a.evaluationFiles].reduce((n, f) => n + f.size, 0);
+  let bytesDone = 0;
+  const progress = (file: string, n: number) => {
+    bytesDone += n;
+    opts.onProgress?.({ phase: "writing", file, bytesDone, bytesTotal });
+  };
+
+  return db.$transaction(
+    async (tx) => {
+      const result: ApplyResult = { toolkits: 0, cases: 0, trajectories: 0, evaluations: 0 };
+      await writeToolkits(tx, a, result);
+      await writeCases(tx, a, result);
+      await writeTrajectories(tx, a, result, progress);
+      await writeEvaluations(tx, a, result, progress);
+      return result;
+    },
+    { timeout: 60 * 60_000, maxWait: 60_000 },
+  );
+}
+
+async function writeToolkits(tx: Tx, a: ImportAnalysis, result: ApplyResult) {
+  for (const { row, status } of a.toolkits) {
+    if (status === "unchanged") continue;
+    const { tools, ...fields } = row;
+    // Tool spec lists are never null (zod defaults them), so they are stored as given.
+    const toolRows = tools.map((t) => ({ ...t, parameters: t.parameters as Prisma.InputJsonValue, returns: t.returns as Prisma.InputJsonValue, exceptions: t.exceptions as Prisma.InputJsonValue }));
+    if (status === "new") {
+      await tx.toolkit.create({ data: { ...fields, tools: { create: toolRows } } });
+    } else {
+      const tk = await tx.toolkit.update({ where: { name: row.name }, data: fields, select: { id: true } });
+      await tx.tool.deleteMany({ where: { toolkitId: tk.id } });
+      await tx.tool.createMany({ data: toolRows.map((t) => ({ ...t, toolkitId: tk.id })) });
+    }
+    result.toolkits++;
+  }
+}
+
+async function writeCases(tx: Tx, a: ImportAnalysis, result: ApplyResult) {
+  const changed = a.cases.filter((c) => c.status !== "unchanged");
+  if (!changed.length) return;
+  const toolkitIds = new Map((await tx.toolkit.findMany({ select: { id: true, name: true } })).map((t) => [t.name, t.id]));
+  for (const { row, status } of changed) {
+    const { toolkitNames, ...fields } = row;
+    const links = toolkitNames.map((name, position) => ({ toolkitId: toolkitIds.get(name)!, position }));
+    if (status === "new") {
+      await tx.testCase.create({ data: { ...fields, toolkits: { create: links } } });
+    } else {
+      const c = await tx.testCase.update({ where: { source_name: { source: TOOLEMU_SOURCE, name: row.name } }, data: fields, select: { id: true } });
+      await tx.testCaseToolkit.deleteMany({ where: { caseId: c.id } });
+      await tx.testCaseToolkit.createMany({ data: links.map((l) => ({ ...l, caseId: c.id })) });
+    }
+    result.cases++;
+  }
+}
+
+async function writeTrajectories(tx: Tx, a: ImportAnalysis, result: ApplyResult, progress: (file: string, n: number) => void) {
+  const caseIds = new Map((await tx.testCase.findMany({ where: { source: TOOLEMU_SOURCE }, select: { id: true, name: true } })).map((c) => [c.name, c.id]));
+  const pending = new Set(a.newTrajectoryHashes);
+  let trajectories: Prisma.TrajectoryCreateManyInput[] = [];
+  let steps: Prisma.StepCreateManyInput[] = [];
+  const flush = async () => {
+    if (trajectories.length) await tx.trajectory.createMany({ data: trajectories });
+    if (steps.length) await tx.step.createMany({ data: steps });
+    result.trajectories += trajectories.length;
+    trajectories = [];
+    steps = [];
+  };
+  for (const f of a.trajectoryFiles) {
+    for await (const l of readJsonl(f.file, (n) => progress(f.file.name, n))) {
+      const hash = f.hashes.get(l.line);
+      if (!hash || !pending.has(hash) || l.value === undefined) continue;
+      const row = trajectoryRow(trajectoryLineSchema.parse(l.value), l.value);
+      if ("stepIndex" in row || row.contentHash !== hash) throw new AppError(`${f.file.name}:${l.line} changed while it was being imported.`, 409);
+      pending.delete(hash);
+      const id = randomUUID();
+      trajectories.push({
+        id,
+        caseId: caseIds.get(row.caseName)!,
+        agentModel: f.agentModel,
+        emulatorModel: f.emulatorModel,
+        emulatorMode: row.emulatorMode,
+        finalAnswer: row.finalAnswer,
+        finalLog: row.finalLog,
+        status: row.status,
+        stepCount: row.stepCount,
+        hasErrors: row.hasErrors,
+        sourceFile: f.file.name,
+        sourceLine: l.line,
+        contentHash: row.contentHash,
+        raw: row.raw as Prisma.InputJsonValue,
+      });
+      for (const s of row.steps) {
+        steps.push({ ...s, id: randomUUID(), trajectoryId: id, actionInput: json(s.actionInput), observation: json(s.observation) });
+      }
+      if (trajectories.length >= BATCH) await flush();
+    }
+  }
+  await flush();
+}
+
+async function writeEvaluations(tx: Tx, a: ImportAnalysis, result: ApplyResult, progress: (file: string, n: number) => void) {
+  const wanted = new Set<string>();
+  for (const f of a.evaluationFiles) for (const e of f.entries.values()) if (e.status !== "unchanged") wanted.add(e.trajectoryHash);
+  if (!wanted.size) return;
+  const ids = new Map<string, string>();
+  const hashes = [...wanted];
+  for (let i = 0; i < hashes.length; i += 1000) {
+    const rows = await tx.trajectory.findMany({ where: { contentHash: { in: hashes.slice(i, i + 1000) } }, select: { id: true, contentHash: true } });
+    for (const r of rows) ids.set(r.contentHash, r.id);
+  }
+  let batch: Prisma.EvaluationCreateManyInput[] = [];
+  const flush = async () => {
+    if (batch.length) await tx.evaluation.createMany({ data: batch });
+    result.evaluations += batch.length;
+    batch = [];
+  };
+  for (const f of a.evaluationFiles) {
+    for await (const l of readJsonl(f.file, (n) => progress(f.file.name, n))) {
+      const entry = f.entries.get(l.line);
+      if (!entry || entry.status === "unchanged" || l.value === undefined) continue;
+      const row = evaluationRow(f.kind, evaluationLineSchema.parse(l.value), l.value);
+      const trajectoryId = ids.get(entry.trajectoryHash)!;
+      const data = {
+        score: row.score,
+        label: row.label,
+        thought: row.thought,
+        summary: row.summary,
+        sourceFile: f.file.name,
+        sourceLine: l.line,
+        raw: row.raw as Prisma.InputJsonValue,
+      };
+      if (entry.status === "new") {
+        batch.push({ ...data, trajectoryId, kind: f.kind, evaluatorModel: f.evaluatorModel });
+        if (batch.length >= BATCH * 5) await flush();
+      } else {
+        await tx.evaluation.update({ where: { trajectoryId_kind_evaluatorModel: { trajectoryId, kind: f.kind, evaluatorModel: f.evaluatorModel } }, data });
+        result.evaluations++;
+      }
+    }
+  }
+  await flush();
+}

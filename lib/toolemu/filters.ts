@@ -1,0 +1,178 @@
+// The trajectory filter as it lives in the URL (/trajectories?agent=…&safety=0&sort=safety&page=2).
+// Parsing never throws: a value that does not fit (a typo, an old link, a hand-edited URL) is
+// dropped and the default applies. Pure (zod only), so client components may import it to build
+// URLs.
+import { z } from "zod";
+
+export const EMULATOR_MODES = ["STANDARD", "ADVERSARIAL"] as const;
+export type EmulatorModeValue = (typeof EMULATOR_MODES)[number];
+
+export const TRAJECTORY_SORTS = ["newest", "oldest", "case", "safety", "safety-desc", "helpfulness", "helpfulness-desc"] as const;
+export type TrajectorySort = (typeof TRAJECTORY_SORTS)[number];
+export const DEFAULT_SORT: TrajectorySort = "newest";
+
+export const SORT_LABELS: Record<TrajectorySort, string> = {
+  newest: "Newest first",
+  oldest: "Oldest first",
+  case: "Case",
+  safety: "Safety: riskiest first",
+  "safety-desc": "Safety: safest first",
+  helpfulness: "Helpfulness: least helpful first",
+  "helpfulness-desc": "Helpfulness: most helpful first",
+};
+
+export const PAGE_SIZE = 50;
+export const MAX_PAGE = 1_000_000;
+
+export interface TrajectoryFilter {
+  /** Agent model, exact (e.g. "Qwen/Qwen2.5-7B-Instruct"). */
+  agent?: string;
+  mode?: EmulatorModeValue;
+  /** Test case name, exact (e.g. "official_12"). */
+  case?: string;
+  /** Toolkit name, exact (e.g. "Terminal"): trajectories of cases that use it. */
+  toolkit?: string;
+  /** Safety score 0–3 given by `evaluator` (any evaluator when none is chosen). */
+  safety?: number;
+  /** Helpfulness score 0–3 given by `evaluator` (any evaluator when none is chosen). */
+  help?: number;
+  /** Evaluator model: restricts to trajectories it scored and is the one score filters and sorts use. */
+  evaluator?: string;
+  hasErrors?: boolean;
+  sort: TrajectorySort;
+  page: number;
+}
+
+/** The keys a filter occupies in the URL, in a stable order. */
+export const FILTER_KEYS = ["agent", "mode", "case", "toolkit", "evaluator", "safety", "help", "errors", "sort", "page"] as const;
+
+const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
+
+// A free-text value: trimmed, non-empty, bounded.
+const text = z.preprocess(first, z.string().trim().min(1).max(300)).optional().catch(undefined);
+const score = z.preprocess(first, z.string().trim().regex(/^[0-3]$/).transform(Number)).optional().catch(undefined);
+const mode = z.preprocess((v) => {
+  const s = first(v);
+  return typeof s === "string" ? s.trim().toUpperCase() : s;
+}, z.enum(EMULATOR_MODES)).optional().catch(undefined);
+const bool = z.preprocess((v) => {
+  const s = first(v);
+  if (typeof s !== "string") return undefined;
+  const t = s.trim().toLowerCase();
+  if (["1", "yes", "true"].includes(t)) return true;
+  if (["0", "no", "false"].includes(t)) return false;
+  return undefined;
+}, z.boolean().optional()).catch(undefined);
+const sort = z.preprocess(first, z.enum(TRAJECTORY_SORTS)).catch(DEFAULT_SORT);
+const page = z.preprocess(first, z.string().trim().regex(/^\d{1,7}$/).transform(Number).pipe(z.number().int().min(1).max(MAX_PAGE))).catch(1);
+
+export const trajectoryFilterSchema = z.object({
+  agent: text,
+  mode,
+  case: text,
+  toolkit: text,
+  evaluator: text,
+  safety: score,
+  help: score,
+  errors: bool,
+  sort,
+  page,
+});
+
+export type SearchParamsInput = Record<string, string | string[] | undefined> | URLSearchParams;
+
+function toRecord(input: SearchParamsInput | null | undefined): Record<string, string | string[] | undefined> {
+  if (!input) return {};
+  if (input instanceof URLSearchParams) {
+    const out: Record<string, string> = {};
+    for (const key of FILTER_KEYS) {
+      const v = input.get(key);
+      if (v !== null) out[key] = v;
+    }
+    return out;
+  }
+  return input;
+}
+
+/** URL search params → a typed filter. Never throws; unknown or invalid values fall back to defaults. */
+export function parseTrajectoryFilter(input: SearchParamsInput | null | undefined): TrajectoryFilter {
+  const parsed = trajectoryFilterSchema.safeParse(toRecord(input));
+  // Every field catches its own errors, so this only fails on a non-object input.
+  if (!parsed.success) return { sort: DEFAULT_SORT, page: 1 };
+  const { errors, ...rest } = parsed.data;
+  const out: TrajectoryFilter = { sort: rest.sort, page: rest.page };
+  if (rest.agent !== undefined) out.agent = rest.agent;
+  if (rest.mode !== undefined) out.mode = rest.mode;
+  if (rest.case !== undefined) out.case = rest.case;
+  if (rest.toolkit !== undefined) out.toolkit = rest.toolkit;
+  if (rest.evaluator !== undefined) out.evaluator = rest.evaluator;
+  if (rest.safety !== undefined) out.safety = rest.safety;
+  if (rest.help !== undefined) out.help = rest.help;
+  if (errors !== undefined) out.hasErrors = errors;
+  return out;
+}
+
+/**
+ * A filter → URL search params, omitting defaults (so URLs stay short and canonical).
+ * `page: false` drops the page (for links that change the filter, which should start at page 1).
+ */
+export function trajectoryFilterToSearchParams(filter: Partial<TrajectoryFilter>, opts: { page?: boolean; sort?: boolean } = {}): URLSearchParams {
+  const p = new URLSearchParams();
+  if (filter.agent) p.set("agent", filter.agent);
+  if (filter.mode) p.set("mode", filter.mode);
+  if (filter.case) p.set("case", filter.case);
+  if (filter.toolkit) p.set("toolkit", filter.toolkit);
+  if (filter.evaluator) p.set("evaluator", filter.evaluator);
+  if (filter.safety !== undefined) p.set("safety", String(filter.safety));
+  if (filter.help !== undefined) p.set("help", String(filter.help));
+  if (filter.hasErrors !== undefined) p.set("errors", filter.hasErrors ? "1" : "0");
+  if (opts.sort !== false && filter.sort && filter.sort !== DEFAULT_SORT) p.set("sort", filter.sort);
+  if (opts.page !== false && filter.page && filter.page > 1) p.set("page", String(filter.page));
+  return p;
+}
+
+/** "?a=b" or "" — for building hrefs. */
+export function filterQuery(filter: Partial<TrajectoryFilter>, opts?: { page?: boolean; sort?: boolean }): string {
+  const s = trajectoryFilterToSearchParams(filter, opts).toString();
+  return s ? `?${s}` : "";
+}
+
+/** True when any filter (not sort or page) is set. */
+export function hasActiveFilter(filter: TrajectoryFilter): boolean {
+  return (
+    filter.agent !== undefined ||
+    filter.mode !== undefined ||
+    filter.case !== undefined ||
+    filter.toolkit !== undefined ||
+    filter.evaluator !== undefined ||
+    filter.safety !== undefined ||
+    filter.help !== undefined ||
+    filter.hasErrors !== undefined
+  );
+}
+
+// Filters for the cases and toolkits lists.
+
+export interface CaseFilter {
+  q?: string;
+  toolkit?: string;
+  page: number;
+}
+
+export const caseFilterSchema = z.object({ q: text, toolkit: text, page });
+
+export function parseCaseFilter(input: SearchParamsInput | null | undefined): CaseFilter {
+  const rec = input instanceof URLSearchParams ? Object.fromEntries(input) : (input ?? {});
+  const parsed = caseFilterSchema.safeParse(rec);
+  if (!parsed.success) return { page: 1 };
+  const out: CaseFilter = { page: parsed.data.page };
+  if (parsed.data.q !== undefined) out.q = parsed.data.q;
+  if (parsed.data.toolkit !== undefined) out.toolkit = parsed.data.toolkit;
+  return out;
+}
+
+export function parseSearchQuery(input: SearchParamsInput | null | undefined): string | undefined {
+  const rec = input instanceof URLSearchParams ? Object.fromEntries(input) : (input ?? {});
+  const parsed = z.object({ q: text }).safeParse(rec);
+  return parsed.success ? parsed.data.q : undefined;
+}

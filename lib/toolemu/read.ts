@@ -1,0 +1,108 @@
+// Reading import files: whole JSON arrays (toolkits and cases files are small) and JSONL
+// streamed line by line (trajectory files can be hundreds of MB).
+import { createReadStream, readdirSync, statSync } from "node:fs";
+import { createInterface } from "node:readline";
+import path from "node:path";
+import type { ImportIssue } from "./issues";
+import { arrayElementLines, shortSyntaxError, syntaxErrorLine } from "./locate";
+
+/** A line longer than this is refused rather than parsed (a trajectory is ~10–100 KB). */
+export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+export const MAX_JSON_FILE_BYTES = 64 * 1024 * 1024;
+
+export interface SourceFile {
+  /** Absolute path on disk. */
+  path: string;
+  /** The name shown in messages (relative path or the uploaded name). */
+  name: string;
+}
+
+/** Expands folders into their .json and .jsonl files (sorted); other files are ignored. */
+export function collectFiles(inputs: string[], cwd = process.cwd()): { files: SourceFile[]; issues: ImportIssue[] } {
+  const files: SourceFile[] = [];
+  const issues: ImportIssue[] = [];
+  const walk = (abs: string, shown: string) => {
+    const st = statSync(abs);
+    if (st.isDirectory()) {
+      for (const entry of readdirSync(abs).sort()) walk(path.join(abs, entry), path.join(shown, entry));
+    } else if (/\.jsonl?$/i.test(abs)) {
+      files.push({ path: abs, name: shown });
+    }
+  };
+  for (const input of inputs) {
+    const abs = path.resolve(cwd, input);
+    try {
+      const st = statSync(abs);
+      if (st.isFile() && !/\.jsonl?$/i.test(abs)) {
+        issues.push({ file: input, line: null, field: null, message: "not a .json or .jsonl file" });
+        continue;
+      }
+      walk(abs, input);
+    } catch {
+      issues.push({ file: input, line: null, field: null, message: "no such file or folder" });
+    }
+  }
+  if (!files.length && !issues.length) issues.push({ file: inputs.join(", ") || "(none)", line: null, field: null, message: "no .json or .jsonl files found" });
+  return { files, issues };
+}
+
+export interface ArrayElement {
+  value: unknown;
+  line: number;
+  index: number;
+}
+
+export async function readJsonArray(file: SourceFile): Promise<{ elements: ArrayElement[] } | { issue: ImportIssue }> {
+  const size = statSync(file.path).size;
+  if (size === 0) return { issue: { file: file.name, line: null, field: null, message: "the file is empty" } };
+  if (size > MAX_JSON_FILE_BYTES) {
+    return { issue: { file: file.name, line: null, field: null, message: `the file is ${(size / 1e6).toFixed(0)} MB; JSON files over ${MAX_JSON_FILE_BYTES / 1e6} MB are refused` } };
+  }
+  const { readFile } = await import("node:fs/promises");
+  const text = (await readFile(file.path, "utf8")).replace(/^\uFEFF/, "");
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return { issue: { file: file.name, line: syntaxErrorLine(text, e), field: null, message: shortSyntaxError(e) } };
+  }
+  if (!Array.isArray(value)) return { issue: { file: file.name, line: 1, field: null, message: "expected a JSON array at the top level" } };
+  const lines = arrayElementLines(text);
+  return { elements: value.map((v, index) => ({ value: v, index, line: lines[index] ?? 1 })) };
+}
+
+export interface JsonlLine {
+  line: number;
+  /** Parsed JSON, or undefined when the line is blank. */
+  value?: unknown;
+  issue?: ImportIssue;
+}
+
+/** Streams a JSONL file; each line is parsed on its own, errors located by line. */
+export async function* readJsonl(file: SourceFile, onBytes?: (n: number) => void): AsyncGenerator<JsonlLine> {
+  const stream = createReadStream(file.path, { encoding: "utf8", highWaterMark: 1 << 20 });
+  const rl = createInterface({ input: stream, crlfDelay: Infinity });
+  let line = 0;
+  try {
+    for await (const text of rl) {
+      line++;
+      onBytes?.(Buffer.byteLength(text) + 1);
+      if (!text.trim()) {
+        yield { line };
+        continue;
+      }
+      if (text.length > MAX_LINE_BYTES) {
+        yield { line, issue: { file: file.name, line, field: null, message: `the line is ${(text.length / 1e6).toFixed(0)} MB, more than the ${MAX_LINE_BYTES / 1e6} MB a record may have` } };
+        continue;
+      }
+      try {
+        yield { line, value: JSON.parse(line === 1 ? text.replace(/^\uFEFF/, "") : text) };
+      } catch (e) {
+        yield { line, issue: { file: file.name, line, field: null, message: shortSyntaxError(e) } };
+      }
+    }
+  } finally {
+    rl.close();
+    stream.destroy();
+  }
+}
