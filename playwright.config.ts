@@ -15,6 +15,8 @@ const baseURL = `http://localhost:${port}`;
 
 export default defineConfig({
   testDir: "e2e",
+  // Its own folder: Playwright empties outputDir at start, and test-results/ also holds vitest's report.
+  outputDir: "test-results/playwright",
   fullyParallel: false,
   workers: 1,
   retries: 0,

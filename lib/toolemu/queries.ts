@@ -1,0 +1,544 @@
+// Read queries behind the Browse pages (toolkits, cases, trajectories) and the exports. Pure
+// functions of a Prisma client and a typed filter; filtering, sorting, paging and counting all
+// happen in the database. The trajectory list is raw SQL built from one WHERE builder, so the
+// table, its counts, the per-option counts, prev/next and the exports agree on what "the current
+// filter" means. Indexes used: Trajectory(caseId|agentModel|emulatorMode|createdAt),
+// Evaluation(trajectoryId, kind, evaluatorModel) and Evaluation(kind, evaluatorModel, score),
+// TestCaseToolkit(toolkitId).
+import type { Db } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
+import { PAGE_SIZE, type CaseFilter, type EmulatorModeValue, type TrajectoryFilter, type TrajectorySort } from "./filters";
+
+export type EvaluationKindValue = "SAFETY" | "HELPFULNESS";
+export type TrajectoryStatusValue = "FINISHED" | "INCOMPLETE";
+
+export interface ScoreCell {
+  kind: EvaluationKindValue;
+  evaluatorModel: string;
+  /** 0–3, or null when the evaluator's output could not be parsed. */
+  score: number | null;
+  label: string | null;
+}
+
+export interface Page<T> {
+  rows: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+  pageCount: number;
+}
+
+function pageOf<T>(rows: T[], total: number, page: number, pageSize: number): Page<T> {
+  return { rows, total, page, pageSize, pageCount: Math.max(1, Math.ceil(total / pageSize)) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Overview
+
+export interface DataCounts {
+  toolkits: number;
+  cases: number;
+  trajectories: number;
+}
+
+export async function getDataCounts(db: Db): Promise<DataCounts> {
+  const [toolkits, cases, trajectories] = await Promise.all([db.toolkit.count(), db.testCase.count(), db.trajectory.count()]);
+  return { toolkits, cases, trajectories };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared SQL pieces
+
+/** `%text%` for ILIKE, with LIKE's own wildcards in the text taken literally. */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Natural order of case names: official_2 before official_10. */
+function caseNameOrder(col: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`regexp_replace(${col}, '[0-9]+$', ''), (substring(${col} from '([0-9]{1,18})$'))::bigint NULLS FIRST, ${col}`;
+}
+
+function kindSql(kind: EvaluationKindValue): Prisma.Sql {
+  return kind === "SAFETY" ? Prisma.sql`'SAFETY'::"EvaluationKind"` : Prisma.sql`'HELPFULNESS'::"EvaluationKind"`;
+}
+
+type FilterDimension = "agent" | "mode" | "case" | "toolkit" | "evaluator" | "safety" | "help" | "hasErrors";
+
+interface WhereOptions {
+  /** Leave these dimensions out (the per-option counts of a dimension ignore its own value). */
+  omit?: FilterDimension[];
+  /** Use this SQL expression as the evaluator instead of the filter's value (per-evaluator counts). */
+  evaluatorExpr?: Prisma.Sql;
+}
+
+/** Conditions on `t` ("Trajectory") for a filter; AND-ed, `TRUE` when empty. */
+function trajectoryWhere(f: TrajectoryFilter, opts: WhereOptions = {}): Prisma.Sql {
+  const omit = new Set(opts.omit ?? []);
+  const conds: Prisma.Sql[] = [];
+  const evaluator = opts.evaluatorExpr ?? (f.evaluator !== undefined && !omit.has("evaluator") ? Prisma.sql`${f.evaluator}` : null);
+
+  if (f.agent !== undefined && !omit.has("agent")) conds.push(Prisma.sql`t."agentModel" = ${f.agent}`);
+  if (f.mode !== undefined && !omit.has("mode")) conds.push(Prisma.sql`t."emulatorMode" = CAST(${f.mode} AS "EmulatorMode")`);
+  if (f.case !== undefined && !omit.has("case")) {
+    conds.push(Prisma.sql`t."caseId" IN (SELECT c2.id FROM "TestCase" c2 WHERE c2.name = ${f.case})`);
+  }
+  if (f.toolkit !== undefined && !omit.has("toolkit")) {
+    conds.push(Prisma.sql`t."caseId" IN (SELECT tc."caseId" FROM "TestCaseToolkit" tc JOIN "Toolkit" k ON k.id = tc."toolkitId" WHERE k.name = ${f.toolkit})`);
+  }
+  if (f.hasErrors !== undefined && !omit.has("hasErrors")) conds.push(Prisma.sql`t."hasErrors" = ${f.hasErrors}`);
+
+  const byEvaluator = evaluator ? Prisma.sql` AND e."evaluatorModel" = ${evaluator}` : Prisma.empty;
+  const scoreCond = (kind: EvaluationKindValue, score: number) =>
+    Prisma.sql`EXISTS (SELECT 1 FROM "Evaluation" e WHERE e."trajectoryId" = t.id AND e.kind = ${kindSql(kind)} AND e.score = ${score}${byEvaluator})`;
+  const safety = f.safety !== undefined && !omit.has("safety") ? f.safety : undefined;
+  const help = f.help !== undefined && !omit.has("help") ? f.help : undefined;
+  if (safety !== undefined) conds.push(scoreCond("SAFETY", safety));
+  if (help !== undefined) conds.push(scoreCond("HELPFULNESS", help));
+  // An evaluator on its own means "scored by it" (a score condition above already implies that).
+  if (evaluator && safety === undefined && help === undefined) {
+    conds.push(Prisma.sql`EXISTS (SELECT 1 FROM "Evaluation" e WHERE e."trajectoryId" = t.id AND e."evaluatorModel" = ${evaluator})`);
+  }
+  return conds.length ? Prisma.join(conds, " AND ") : Prisma.sql`TRUE`;
+}
+
+/**
+ * The score a sort uses: the chosen evaluator's, or the mean over evaluators when none is chosen.
+ * Unscored trajectories sort last either way.
+ */
+function scoreExpr(kind: EvaluationKindValue, evaluator: string | undefined): Prisma.Sql {
+  const byEvaluator = evaluator !== undefined ? Prisma.sql` AND e."evaluatorModel" = ${evaluator}` : Prisma.empty;
+  return Prisma.sql`(SELECT avg(e.score) FROM "Evaluation" e WHERE e."trajectoryId" = t.id AND e.kind = ${kindSql(kind)}${byEvaluator})`;
+}
+
+/** ORDER BY body for a sort; needs `t` and `c` ("TestCase" joined on t."caseId"). Always total (ends in t.id). */
+function trajectoryOrder(sort: TrajectorySort, evaluator: string | undefined): Prisma.Sql {
+  switch (sort) {
+    case "oldest":
+      return Prisma.sql`t."createdAt" ASC, t.id ASC`;
+    case "case":
+      return Prisma.sql`${caseNameOrder(Prisma.sql`c.name`)}, t."agentModel", t."createdAt" DESC, t.id DESC`;
+    case "safety":
+      return Prisma.sql`${scoreExpr("SAFETY", evaluator)} ASC NULLS LAST, t."createdAt" DESC, t.id DESC`;
+    case "safety-desc":
+      return Prisma.sql`${scoreExpr("SAFETY", evaluator)} DESC NULLS LAST, t."createdAt" DESC, t.id DESC`;
+    case "helpfulness":
+      return Prisma.sql`${scoreExpr("HELPFULNESS", evaluator)} ASC NULLS LAST, t."createdAt" DESC, t.id DESC`;
+    case "helpfulness-desc":
+      return Prisma.sql`${scoreExpr("HELPFULNESS", evaluator)} DESC NULLS LAST, t."createdAt" DESC, t.id DESC`;
+    case "newest":
+    default:
+      return Prisma.sql`t."createdAt" DESC, t.id DESC`;
+  }
+}
+
+const toNumber = (v: bigint | number | null | undefined): number => (v === null || v === undefined ? 0 : Number(v));
+
+// ---------------------------------------------------------------------------------------------
+// Trajectories
+
+export interface TrajectoryRow {
+  id: string;
+  caseName: string;
+  /** The case's user instruction, cut to 240 characters. */
+  instruction: string;
+  agentModel: string;
+  emulatorModel: string;
+  emulatorMode: EmulatorModeValue;
+  status: TrajectoryStatusValue;
+  stepCount: number;
+  hasErrors: boolean;
+  createdAt: Date;
+  scores: ScoreCell[];
+}
+
+export async function countTrajectories(db: Db, filter: TrajectoryFilter): Promise<number> {
+  const rows = await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM "Trajectory" t WHERE ${trajectoryWhere(filter)}`;
+  return toNumber(rows[0]?.n);
+}
+
+/** One page (PAGE_SIZE) of the filtered, sorted trajectories, with the total. */
+export async function listTrajectories(db: Db, filter: TrajectoryFilter, pageSize = PAGE_SIZE): Promise<Page<TrajectoryRow>> {
+  const total = await countTrajectories(db, filter);
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  // A page past the end shows the last page rather than nothing.
+  const page = Math.min(Math.max(1, filter.page), pageCount);
+  const rows = await db.$queryRaw<
+    { id: string; caseName: string; instruction: string; agentModel: string; emulatorModel: string; emulatorMode: string; status: string; stepCount: number; hasErrors: boolean; createdAt: Date }[]
+  >`
+    SELECT t.id, c.name AS "caseName", left(c."userInstruction", 240) AS instruction, t."agentModel", t."emulatorModel",
+           t."emulatorMode"::text AS "emulatorMode", t.status::text AS status, t."stepCount", t."hasErrors", t."createdAt"
+    FROM "Trajectory" t JOIN "TestCase" c ON c.id = t."caseId"
+    WHERE ${trajectoryWhere(filter)}
+    ORDER BY ${trajectoryOrder(filter.sort, filter.evaluator)}
+    LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`;
+  const scores = await scoresFor(db, rows.map((r) => r.id));
+  return pageOf(
+    rows.map((r) => ({
+      ...r,
+      stepCount: Number(r.stepCount),
+      emulatorMode: r.emulatorMode as EmulatorModeValue,
+      status: r.status as TrajectoryStatusValue,
+      scores: scores.get(r.id) ?? [],
+    })),
+    total,
+    page,
+    pageSize,
+  );
+}
+
+/** Scores per trajectory, ordered by kind (safety first) then evaluator model. */
+export async function scoresFor(db: Db, trajectoryIds: string[]): Promise<Map<string, ScoreCell[]>> {
+  const out = new Map<string, ScoreCell[]>();
+  if (trajectoryIds.length === 0) return out;
+  const evals = await db.evaluation.findMany({
+    where: { trajectoryId: { in: trajectoryIds } },
+    select: { trajectoryId: true, kind: true, evaluatorModel: true, score: true, label: true },
+    orderBy: [{ kind: "desc" }, { evaluatorModel: "asc" }],
+  });
+  for (const e of evals) {
+    const list = out.get(e.trajectoryId) ?? [];
+    list.push({ kind: e.kind, evaluatorModel: e.evaluatorModel, score: e.score, label: e.label });
+    out.set(e.trajectoryId, list);
+  }
+  return out;
+}
+
+/** All ids of the filtered trajectories in the filter's order (for exports; ids are small). */
+export async function orderedTrajectoryIds(db: Db, filter: TrajectoryFilter): Promise<string[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT t.id FROM "Trajectory" t JOIN "TestCase" c ON c.id = t."caseId"
+    WHERE ${trajectoryWhere(filter)}
+    ORDER BY ${trajectoryOrder(filter.sort, filter.evaluator)}`;
+  return rows.map((r) => r.id);
+}
+
+export interface OptionCount {
+  value: string;
+  count: number;
+}
+
+export interface TrajectoryFacets {
+  agents: OptionCount[];
+  modes: OptionCount[];
+  evaluators: OptionCount[];
+  toolkits: OptionCount[];
+  cases: OptionCount[];
+  /** Trajectories per safety score 0–3 (for the chosen evaluator, else any evaluator). */
+  safety: OptionCount[];
+  helpfulness: OptionCount[];
+  errors: { withErrors: number; withoutErrors: number };
+}
+
+/**
+ * Per-option counts for the filter bar: each dimension is counted with every other filter
+ * applied and its own left out, so a number says how many rows choosing that option gives.
+ */
+export async function trajectoryFacets(db: Db, f: TrajectoryFilter): Promise<TrajectoryFacets> {
+  type R = { value: string | number | boolean | null; n: bigint };
+  const opt = (rows: R[]): OptionCount[] => rows.filter((r) => r.value !== null).map((r) => ({ value: String(r.value), count: toNumber(r.n) }));
+  const evalBy = f.evaluator !== undefined ? Prisma.sql` AND e."evaluatorModel" = ${f.evaluator}` : Prisma.empty;
+  const scoreCounts = (kind: EvaluationKindValue, omit: FilterDimension) => db.$queryRaw<R[]>`
+    SELECT e.score AS value, count(DISTINCT t.id) AS n
+    FROM "Trajectory" t JOIN "Evaluation" e ON e."trajectoryId" = t.id AND e.kind = ${kindSql(kind)}${evalBy}
+    WHERE e.score IS NOT NULL AND ${trajectoryWhere(f, { omit: [omit] })}
+    GROUP BY e.score ORDER BY e.score`;
+
+  const [agents, modes, evaluators, toolkits, cases, safety, helpfulness, errors] = await Promise.all([
+    db.$queryRaw<R[]>`SELECT t."agentModel" AS value, count(*) AS n FROM "Trajectory" t WHERE ${trajectoryWhere(f, { omit: ["agent"] })} GROUP BY 1 ORDER BY 1`,
+    db.$queryRaw<R[]>`SELECT t."emulatorMode"::text AS value, count(*) AS n FROM "Trajectory" t WHERE ${trajectoryWhere(f, { omit: ["mode"] })} GROUP BY 1 ORDER BY 1`,
+    // For each evaluator: how many trajectories the filter would give with that evaluator chosen.
+    db.$queryRaw<R[]>`
+      SELECT ev.m AS value, (SELECT count(*) FROM "Trajectory" t WHERE ${trajectoryWhere(f, { evaluatorExpr: Prisma.sql`ev.m` })}) AS n
+      FROM (SELECT DISTINCT "evaluatorModel" AS m FROM "Evaluation") ev ORDER BY 1`,
+    db.$queryRaw<R[]>`
+      SELECT k.name AS value, count(*) AS n
+      FROM "Trajectory" t JOIN "TestCaseToolkit" tc ON tc."caseId" = t."caseId" JOIN "Toolkit" k ON k.id = tc."toolkitId"
+      WHERE ${trajectoryWhere(f, { omit: ["toolkit"] })} GROUP BY k.name ORDER BY k.name`,
+    db.$queryRaw<R[]>`
+      SELECT c.name AS value, count(*) AS n FROM "Trajectory" t JOIN "TestCase" c ON c.id = t."caseId"
+      WHERE ${trajectoryWhere(f, { omit: ["case"] })} GROUP BY c.name ORDER BY ${caseNameOrder(Prisma.sql`c.name`)}`,
+    scoreCounts("SAFETY", "safety"),
+    scoreCounts("HELPFULNESS", "help"),
+    db.$queryRaw<R[]>`SELECT t."hasErrors" AS value, count(*) AS n FROM "Trajectory" t WHERE ${trajectoryWhere(f, { omit: ["hasErrors"] })} GROUP BY 1`,
+  ]);
+  const errorCount = (v: boolean) => toNumber(errors.find((r) => r.value === v)?.n);
+  return {
+    agents: opt(agents),
+    modes: opt(modes),
+    evaluators: opt(evaluators),
+    toolkits: opt(toolkits),
+    cases: opt(cases),
+    safety: opt(safety),
+    helpfulness: opt(helpfulness),
+    errors: { withErrors: errorCount(true), withoutErrors: errorCount(false) },
+  };
+}
+
+export interface Neighbours {
+  /** 1-based position of the trajectory in the filtered, sorted list. */
+  position: number;
+  total: number;
+  prevId: string | null;
+  nextId: string | null;
+}
+
+/** Where a trajectory sits in the current filter, and its neighbours; null when the filter excludes it. */
+export async function trajectoryNeighbours(db: Db, filter: TrajectoryFilter, id: string): Promise<Neighbours | null> {
+  const order = trajectoryOrder(filter.sort, filter.evaluator);
+  const rows = await db.$queryRaw<{ rn: bigint; total: bigint; prev: string | null; next: string | null }[]>`
+    WITH ordered AS (
+      SELECT t.id, row_number() OVER w AS rn, lag(t.id) OVER w AS prev, lead(t.id) OVER w AS next, count(*) OVER () AS total
+      FROM "Trajectory" t JOIN "TestCase" c ON c.id = t."caseId"
+      WHERE ${trajectoryWhere(filter)}
+      WINDOW w AS (ORDER BY ${order})
+    )
+    SELECT rn, total, prev, next FROM ordered WHERE id = ${id}`;
+  const r = rows[0];
+  if (!r) return null;
+  return { position: toNumber(r.rn), total: toNumber(r.total), prevId: r.prev, nextId: r.next };
+}
+
+export async function getTrajectory(db: Db, id: string) {
+  return db.trajectory.findUnique({
+    where: { id },
+    select: {
+      id: true,
+      agentModel: true,
+      emulatorModel: true,
+      emulatorMode: true,
+      finalAnswer: true,
+      finalLog: true,
+      status: true,
+      stepCount: true,
+      hasErrors: true,
+      sourceFile: true,
+      sourceLine: true,
+      createdAt: true,
+      case: { select: { id: true, name: true, source: true, userInstruction: true, toolkits: { orderBy: { position: "asc" }, select: { toolkit: { select: { name: true, nameForHuman: true } } } } } },
+      steps: {
+        orderBy: { index: "asc" },
+        select: { id: true, index: true, thought: true, action: true, actionInputRaw: true, actionInput: true, observationRaw: true, observation: true, emulatorSummary: true, emulatorThought: true },
+      },
+      evaluations: {
+        orderBy: [{ kind: "desc" }, { evaluatorModel: "asc" }],
+        select: { id: true, kind: true, evaluatorModel: true, score: true, label: true, thought: true, summary: true, sourceFile: true, sourceLine: true },
+      },
+    },
+  });
+}
+
+export type TrajectoryDetail = NonNullable<Awaited<ReturnType<typeof getTrajectory>>>;
+
+// ---------------------------------------------------------------------------------------------
+// Toolkits
+
+export interface ToolkitListRow {
+  name: string;
+  nameForHuman: string;
+  descriptionForHuman: string;
+  category: string | null;
+  toolCount: number;
+  caseCount: number;
+}
+
+/** All toolkits (there are tens), optionally searched by name, description, category and tool names. */
+export async function listToolkits(db: Db, opts: { q?: string } = {}): Promise<ToolkitListRow[]> {
+  const q = opts.q?.trim();
+  const contains = (field: string) => ({ [field]: { contains: q, mode: "insensitive" as const } });
+  const rows = await db.toolkit.findMany({
+    where: q
+      ? {
+          OR: [
+            contains("name"),
+            contains("nameForHuman"),
+            contains("nameForModel"),
+            contains("descriptionForHuman"),
+            contains("descriptionForModel"),
+            contains("category"),
+            { tools: { some: { OR: [{ agentName: { contains: q, mode: "insensitive" } }, { name: { contains: q, mode: "insensitive" } }] } } },
+          ],
+        }
+      : undefined,
+    orderBy: { name: "asc" },
+    select: { name: true, nameForHuman: true, descriptionForHuman: true, category: true, _count: { select: { tools: true, cases: true } } },
+  });
+  return rows.map(({ _count, ...r }) => ({ ...r, toolCount: _count.tools, caseCount: _count.cases }));
+}
+
+export async function listToolkitNames(db: Db): Promise<string[]> {
+  const rows = await db.toolkit.findMany({ orderBy: { name: "asc" }, select: { name: true } });
+  return rows.map((r) => r.name);
+}
+
+export interface ToolParameter {
+  name: string;
+  type: string;
+  description: string;
+  required: boolean;
+}
+export interface ToolReturn {
+  name: string;
+  type: string;
+  description: string;
+}
+export interface ToolException {
+  name: string;
+  description: string;
+}
+
+const str = (v: unknown): string => (typeof v === "string" ? v : v === undefined || v === null ? "" : JSON.stringify(v));
+const objects = (v: unknown): Record<string, unknown>[] =>
+  Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => !!x && typeof x === "object" && !Array.isArray(x)) : [];
+
+/** Tool spec lists as stored (JSON) → typed rows; missing `required` is false, as ToolEmu reads it. */
+export function toolParameters(v: unknown): ToolParameter[] {
+  return objects(v).map((p) => ({ name: str(p.name), type: str(p.type), description: str(p.description), required: p.required === true }));
+}
+export function toolReturns(v: unknown): ToolReturn[] {
+  return objects(v).map((p) => ({ name: str(p.name), type: str(p.type), description: str(p.description) }));
+}
+export function toolExceptions(v: unknown): ToolException[] {
+  return objects(v).map((p) => ({ name: str(p.name), description: str(p.description) }));
+}
+
+const CASES_ON_TOOLKIT_PAGE = 200;
+
+export async function getToolkit(db: Db, name: string) {
+  const tk = await db.toolkit.findUnique({
+    where: { name },
+    select: {
+      id: true,
+      name: true,
+      nameForModel: true,
+      nameForHuman: true,
+      descriptionForModel: true,
+      descriptionForHuman: true,
+      category: true,
+      source: true,
+      tools: { orderBy: { position: "asc" }, select: { id: true, name: true, agentName: true, summary: true, parameters: true, returns: true, exceptions: true } },
+      _count: { select: { cases: true } },
+    },
+  });
+  if (!tk) return null;
+  const links = await db.testCaseToolkit.findMany({
+    where: { toolkitId: tk.id },
+    select: { case: { select: { id: true, name: true, source: true, userInstruction: true, _count: { select: { trajectories: true } } } } },
+  });
+  const cases = links
+    .map((l) => ({ id: l.case.id, name: l.case.name, source: l.case.source, userInstruction: l.case.userInstruction, trajectoryCount: l.case._count.trajectories }))
+    .sort((a, b) => naturalCompare(a.name, b.name))
+    .slice(0, CASES_ON_TOOLKIT_PAGE);
+  const { _count, tools, ...rest } = tk;
+  return {
+    ...rest,
+    caseCount: _count.cases,
+    cases,
+    tools: tools.map((t) => ({ ...t, parameters: toolParameters(t.parameters), returns: toolReturns(t.returns), exceptions: toolExceptions(t.exceptions) })),
+  };
+}
+
+export type ToolkitDetail = NonNullable<Awaited<ReturnType<typeof getToolkit>>>;
+
+/** official_2 < official_10, as in the database's case order. */
+export function naturalCompare(a: string, b: string): number {
+  return a.localeCompare(b, "en", { numeric: true, sensitivity: "base" }) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cases
+
+export const CASE_PAGE_SIZE = 50;
+
+export interface CaseListRow {
+  id: string;
+  name: string;
+  source: string;
+  /** Cut to 300 characters. */
+  instruction: string;
+  toolkits: string[];
+  trajectoryCount: number;
+}
+
+function caseWhere(f: CaseFilter): Prisma.Sql {
+  const conds: Prisma.Sql[] = [];
+  if (f.q) {
+    const p = likePattern(f.q);
+    conds.push(Prisma.sql`(c.name ILIKE ${p} OR c."userInstruction" ILIKE ${p}
+      OR array_to_string(c."potentialRiskyOutcomes", E'\n') ILIKE ${p}
+      OR array_to_string(c."potentialRiskyActions", E'\n') ILIKE ${p})`);
+  }
+  if (f.toolkit) {
+    conds.push(Prisma.sql`EXISTS (SELECT 1 FROM "TestCaseToolkit" tc JOIN "Toolkit" k ON k.id = tc."toolkitId" WHERE tc."caseId" = c.id AND k.name = ${f.toolkit})`);
+  }
+  return conds.length ? Prisma.join(conds, " AND ") : Prisma.sql`TRUE`;
+}
+
+export async function listCases(db: Db, f: CaseFilter, pageSize = CASE_PAGE_SIZE): Promise<Page<CaseListRow>> {
+  const counted = await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM "TestCase" c WHERE ${caseWhere(f)}`;
+  const total = toNumber(counted[0]?.n);
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const page = Math.min(Math.max(1, f.page), pageCount);
+  const rows = await db.$queryRaw<{ id: string; name: string; source: string; instruction: string; trajectoryCount: bigint }[]>`
+    SELECT c.id, c.name, c.source, left(c."userInstruction", 300) AS instruction,
+           (SELECT count(*) FROM "Trajectory" t WHERE t."caseId" = c.id) AS "trajectoryCount"
+    FROM "TestCase" c
+    WHERE ${caseWhere(f)}
+    ORDER BY ${caseNameOrder(Prisma.sql`c.name`)}, c.source
+    LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`;
+  const links = rows.length
+    ? await db.testCaseToolkit.findMany({
+        where: { caseId: { in: rows.map((r) => r.id) } },
+        orderBy: { position: "asc" },
+        select: { caseId: true, toolkit: { select: { name: true } } },
+      })
+    : [];
+  const toolkitsOf = new Map<string, string[]>();
+  for (const l of links) toolkitsOf.set(l.caseId, [...(toolkitsOf.get(l.caseId) ?? []), l.toolkit.name]);
+  return pageOf(
+    rows.map((r) => ({ ...r, trajectoryCount: toNumber(r.trajectoryCount), toolkits: toolkitsOf.get(r.id) ?? [] })),
+    total,
+    page,
+    pageSize,
+  );
+}
+
+const TRAJECTORIES_ON_CASE_PAGE = 100;
+
+/** A case by name (with `source` when names repeat across sources), its toolkits and latest trajectories. */
+export async function getCase(db: Db, name: string, source?: string) {
+  const c = await db.testCase.findFirst({
+    where: source ? { name, source } : { name },
+    orderBy: { source: "asc" },
+    select: {
+      id: true,
+      name: true,
+      source: true,
+      userInstruction: true,
+      underspecTaskInfo: true,
+      underspecSafety: true,
+      expectedAchievements: true,
+      potentialRiskyOutcomes: true,
+      potentialRiskyActions: true,
+      toolkits: { orderBy: { position: "asc" }, select: { toolkit: { select: { name: true, nameForHuman: true } } } },
+      _count: { select: { trajectories: true } },
+    },
+  });
+  if (!c) return null;
+  const trajectories = await db.trajectory.findMany({
+    where: { caseId: c.id },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: TRAJECTORIES_ON_CASE_PAGE,
+    select: { id: true, agentModel: true, emulatorModel: true, emulatorMode: true, status: true, stepCount: true, hasErrors: true, createdAt: true },
+  });
+  const scores = await scoresFor(db, trajectories.map((t) => t.id));
+  const { _count, toolkits, ...rest } = c;
+  return {
+    ...rest,
+    toolkits: toolkits.map((t) => t.toolkit),
+    trajectoryCount: _count.trajectories,
+    trajectories: trajectories.map((t) => ({ ...t, scores: scores.get(t.id) ?? [] })),
+  };
+}
+
+export type CaseDetail = NonNullable<Awaited<ReturnType<typeof getCase>>>;
