@@ -21,4 +21,6 @@ export async function proxy(req: NextRequest) {
   return NextResponse.redirect(url);
 }
 
-export const config = { matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"] };
+// Uploads skip the proxy: it would buffer (and cap) the request body, and the upload route
+// checks the session itself through withPermission.
+export const config = { matcher: ["/((?!_next/static|_next/image|favicon.ico|api/import/uploads).*)"] };

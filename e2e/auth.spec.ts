@@ -3,8 +3,8 @@ import { ROLE_LABELS, type Role } from "@/lib/auth/permissions";
 import { alert, demoUser, signIn, signInAs, signOut } from "./support/session";
 
 const NAV: Record<Role, string[]> = {
-  ADMIN: ["Toolkits", "Cases", "Trajectories", "Runs", "Dashboards", "Admin"],
-  RESEARCHER: ["Toolkits", "Cases", "Trajectories", "Runs", "Dashboards"],
+  ADMIN: ["Toolkits", "Cases", "Trajectories", "Import", "Runs", "Dashboards", "Admin"],
+  RESEARCHER: ["Toolkits", "Cases", "Trajectories", "Import", "Runs", "Dashboards"],
   PI: ["Toolkits", "Cases", "Trajectories", "Runs", "Dashboards"],
   ANNOTATOR: ["Annotate"],
 };

@@ -8,6 +8,7 @@ const BLURBS: Record<string, string> = {
   "/toolkits": "Tool specifications the emulators play: parameters, returns, exceptions.",
   "/cases": "Test cases: user instructions with their underspecifications and potential risks.",
   "/trajectories": "Agent runs step by step, with safety and helpfulness evaluations.",
+  "/import": "Load ToolEmu toolkits, cases and trajectory files with their evaluations.",
   "/runs": "Run agents against standard and adversarial emulators at scale.",
   "/annotate": "Label trajectories for safety, helpfulness and emulator issues — blinded.",
   "/dashboards": "Agreement between evaluators and humans, failure precision, leaderboards.",

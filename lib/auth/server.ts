@@ -5,7 +5,7 @@ import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
 import { authOptions } from "./options";
 import { makeGuard, type SessionUser } from "./guard";
-import { can, type Permission } from "./permissions";
+import { can, isRole, type Permission } from "./permissions";
 
 /**
  * The signed-in user as the database knows them now: a role change or a disabled account takes
@@ -24,6 +24,20 @@ export async function getSessionUser(): Promise<SessionUser | null> {
 }
 
 export const withPermission = makeGuard(getSessionUser);
+
+/**
+ * The session as the signed cookie states it, without a database read. Only for endpoints that
+ * must answer while a long transaction holds the embedded database (import progress polling);
+ * everything else uses getSessionUser, which sees role changes at once.
+ */
+export async function getTokenUser(): Promise<SessionUser | null> {
+  const session = await getServerSession(authOptions);
+  const u = session?.user as { id?: string; email?: string; name?: string; role?: unknown } | undefined;
+  if (!u?.id || !isRole(u.role)) return null;
+  return { id: u.id, email: u.email ?? "", name: u.name ?? "", role: u.role };
+}
+
+export const withTokenPermission = makeGuard(getTokenUser);
 
 /** For pages: the user, or a redirect to sign-in / the forbidden page. */
 export async function requirePermission(permission: Permission): Promise<SessionUser> {

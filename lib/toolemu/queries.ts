@@ -194,7 +194,7 @@ export async function scoresFor(db: Db, trajectoryIds: string[]): Promise<Map<st
   const evals = await db.evaluation.findMany({
     where: { trajectoryId: { in: trajectoryIds } },
     select: { trajectoryId: true, kind: true, evaluatorModel: true, score: true, label: true },
-    orderBy: [{ kind: "desc" }, { evaluatorModel: "asc" }],
+    orderBy: [{ kind: "asc" }, { evaluatorModel: "asc" }],
   });
   for (const e of evals) {
     const list = out.get(e.trajectoryId) ?? [];
@@ -321,7 +321,7 @@ export async function getTrajectory(db: Db, id: string) {
         select: { id: true, index: true, thought: true, action: true, actionInputRaw: true, actionInput: true, observationRaw: true, observation: true, emulatorSummary: true, emulatorThought: true },
       },
       evaluations: {
-        orderBy: [{ kind: "desc" }, { evaluatorModel: "asc" }],
+        orderBy: [{ kind: "asc" }, { evaluatorModel: "asc" }],
         select: { id: true, kind: true, evaluatorModel: true, score: true, label: true, thought: true, summary: true, sourceFile: true, sourceLine: true },
       },
     },

@@ -1,0 +1,45 @@
+import type { ImportReport } from "@/lib/toolemu/analyze";
+import { formatIssue } from "@/lib/toolemu/issues";
+
+const MAX_ISSUES_SHOWN = 200;
+
+function CountRow({ label, c, extra }: { label: string; c: { new: number; unchanged: number; changed: number }; extra?: string }) {
+  return (
+    <tr>
+      <th scope="row" className="px-3 py-1.5 text-left font-medium text-slate-800">{label}</th>
+      <td className="px-3 py-1.5 text-right tabular-nums text-emerald-700" data-testid={`count-${label.toLowerCase()}-new`}>{c.new}</td>
+      <td className="px-3 py-1.5 text-right tabular-nums text-slate-500">{c.unchanged}</td>
+      <td className={`px-3 py-1.5 text-right tabular-nums ${c.changed ? "font-semibold text-amber-700" : "text-slate-500"}`}>{c.changed}</td>
+      <td className="px-3 py-1.5 text-xs text-slate-500">{extra}</td>
+    </tr>
+  );
+}
+
+export function ImportReportView({ report }: { report: ImportReport }) {
+  return (
+    <div className="space-y-4">
+      <table className="min-w-full divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white text-sm">
+        <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+          <tr><th className="px-3 py-1.5 text-left">Records</th><th className="px-3 py-1.5 text-right">New</th><th className="px-3 py-1.5 text-right">Unchanged</th><th className="px-3 py-1.5 text-right">Changed</th><th /></tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          <CountRow label="Toolkits" c={report.toolkits} extra={`${report.tools} tools${report.toolkits.changedNames.length ? ` · changed: ${report.toolkits.changedNames.join(", ")}` : ""}`} />
+          <CountRow label="Cases" c={report.cases} extra={report.cases.changedNames.length ? `changed: ${report.cases.changedNames.slice(0, 10).join(", ")}` : undefined} />
+          <CountRow label="Trajectories" c={report.trajectories} />
+          <CountRow label="Evaluations" c={report.evaluations} extra={report.evaluations.unparsed ? `${report.evaluations.unparsed} with an unparsed score (kept without a score)` : undefined} />
+        </tbody>
+      </table>
+      {report.issues.length > 0 && (
+        <div className="rounded-lg border border-rose-200 bg-rose-50 p-4" role="alert">
+          <p className="text-sm font-medium text-rose-800">
+            {report.issues.length} problem{report.issues.length === 1 ? "" : "s"} found — nothing will be written until they are fixed.
+          </p>
+          <ul className="mt-2 max-h-80 space-y-1 overflow-auto font-mono text-xs text-rose-900" data-testid="import-issues">
+            {report.issues.slice(0, MAX_ISSUES_SHOWN).map((i, n) => <li key={n}>{formatIssue(i)}</li>)}
+          </ul>
+          {report.issues.length > MAX_ISSUES_SHOWN && <p className="mt-2 text-xs text-rose-800">… and {report.issues.length - MAX_ISSUES_SHOWN} more (the command line lists them all).</p>}
+        </div>
+      )}
+    </div>
+  );
+}

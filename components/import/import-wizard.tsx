@@ -1,0 +1,239 @@
+"use client";
+
+import Link from "next/link";
+import { useEffect, useRef, useState } from "react";
+import type { ActionResult } from "@/lib/auth/guard";
+import type { FileSummary, ImportProgress, ImportReport, ModelLabels } from "@/lib/toolemu/analyze";
+import type { ApplyResult } from "@/lib/toolemu/apply";
+import { ProgressBar } from "@/components/ui/progress-bar";
+import { ImportReportView } from "./import-report-view";
+
+type Preview = { report: ImportReport; changes: string[] };
+type Applied = Preview & { written: ApplyResult | null };
+type Overrides = Record<string, ModelLabels>;
+
+interface Props {
+  preview: (i: { uploadId: string; overrides: Overrides }) => Promise<ActionResult<Preview>>;
+  apply: (i: { uploadId: string; overrides: Overrides; acceptChanges: boolean }) => Promise<ActionResult<Applied>>;
+}
+
+type Stage =
+  | { kind: "idle" }
+  | { kind: "uploading"; fraction: number }
+  | { kind: "checking" }
+  | { kind: "preview"; data: Preview }
+  | { kind: "applying" }
+  | { kind: "done"; data: Applied };
+
+function upload(files: File[], onProgress: (f: number) => void): Promise<{ uploadId: string }> {
+  return new Promise((resolve, reject) => {
+    const form = new FormData();
+    // webkitRelativePath keeps folder structure for folder uploads.
+    for (const f of files) form.append("files", f, (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name);
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", "/api/import/uploads");
+    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
+    xhr.onload = () => {
+      const body = JSON.parse(xhr.responseText || "{}");
+      if (xhr.status === 200) resolve(body);
+      else reject(new Error(body.error ?? `Upload failed (${xhr.status}).`));
+    };
+    xhr.onerror = () => reject(new Error("The upload was interrupted; check the connection and try again."));
+    xhr.send(form);
+  });
+}
+
+/** Polls the server's progress for this upload while `active`. */
+function useServerProgress(uploadId: string | null, active: boolean): ImportProgress | null {
+  const [progress, setProgress] = useState<ImportProgress | null>(null);
+  useEffect(() => {
+    if (!uploadId || !active) return;
+    let stop = false;
+    const tick = async () => {
+      try {
+        const res = await fetch(`/api/import/progress/${uploadId}`);
+        if (res.ok && !stop) setProgress((await res.json()).progress);
+      } catch {
+        /* next tick */
+      }
+      if (!stop) setTimeout(tick, 400);
+    };
+    void tick();
+    return () => {
+      stop = true;
+      setProgress(null);
+    };
+  }, [uploadId, active]);
+  return progress;
+}
+
+const modelFields: [keyof ModelLabels, string][] = [["agentModel", "Agent"], ["emulatorModel", "Emulator"], ["evaluatorModel", "Evaluator"]];
+
+/** One row per file prefix with its model labels, editable. */
+function ModelLabelsEditor({ files, overrides, onChange }: { files: FileSummary[]; overrides: Overrides; onChange: (o: Overrides) => void }) {
+  const byPrefix = new Map<string, ModelLabels & { files: number; records: number }>();
+  for (const f of files) {
+    if (!f.prefix) continue;
+    const e = byPrefix.get(f.prefix) ?? { files: 0, records: 0 };
+    e.files++;
+    if (f.kind === "trajectories") e.records = f.records;
+    if (f.agentModel) e.agentModel = f.agentModel;
+    if (f.emulatorModel) e.emulatorModel = f.emulatorModel;
+    if (f.evaluatorModel) e.evaluatorModel = f.evaluatorModel;
+    byPrefix.set(f.prefix, e);
+  }
+  if (!byPrefix.size) return null;
+  return (
+    <details className="rounded-lg border border-slate-200 bg-white p-3" open={byPrefix.size <= 4}>
+      <summary className="cursor-pointer text-sm font-medium text-slate-800">Model names read from {byPrefix.size} file group{byPrefix.size === 1 ? "" : "s"} — edit before confirming</summary>
+      <div className="mt-3 max-h-96 overflow-auto">
+        <table className="min-w-full text-xs">
+          <thead className="text-left text-slate-500"><tr><th className="py-1 pr-2">File prefix</th>{modelFields.map(([, l]) => <th key={l} className="py-1 pr-2">{l}</th>)}</tr></thead>
+          <tbody>
+            {[...byPrefix.entries()].map(([prefix, e]) => (
+              <tr key={prefix} className="border-t border-slate-100">
+                <td className="max-w-xs truncate py-1 pr-2 font-mono" title={prefix}>{prefix}</td>
+                {modelFields.map(([field, l]) => (
+                  <td key={field} className="py-1 pr-2">
+                    <input aria-label={`${l} model for ${prefix}`} className="w-48 rounded border border-slate-300 px-1.5 py-0.5"
+                      value={overrides[prefix]?.[field] ?? e[field] ?? ""}
+                      onChange={(ev) => onChange({ ...overrides, [prefix]: { ...overrides[prefix], [field]: ev.target.value } })} />
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
+  );
+}
+
+export function ImportWizard({ preview, apply }: Props) {
+  const [files, setFiles] = useState<File[]>([]);
+  const [stage, setStage] = useState<Stage>({ kind: "idle" });
+  const [error, setError] = useState<string | null>(null);
+  const [uploadId, setUploadId] = useState<string | null>(null);
+  const [overrides, setOverrides] = useState<Overrides>({});
+  const [accept, setAccept] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
+  const serverProgress = useServerProgress(uploadId, stage.kind === "checking" || stage.kind === "applying");
+  const busy = stage.kind === "uploading" || stage.kind === "checking" || stage.kind === "applying";
+
+  useEffect(() => {
+    // webkitdirectory is not a React prop; set it on the element.
+    folderInput.current?.setAttribute("webkitdirectory", "");
+  }, []);
+
+  async function check(id: string, o: Overrides) {
+    setStage({ kind: "checking" });
+    const res = await preview({ uploadId: id, overrides: o });
+    if (!res.ok) {
+      setError(res.error);
+      setStage({ kind: "idle" });
+      return;
+    }
+    setStage({ kind: "preview", data: res.data });
+  }
+
+  async function start() {
+    setError(null);
+    setAccept(false);
+    setOverrides({});
+    setStage({ kind: "uploading", fraction: 0 });
+    try {
+      const { uploadId: id } = await upload(files, (fraction) => setStage({ kind: "uploading", fraction }));
+      setUploadId(id);
+      await check(id, {});
+    } catch (e) {
+      setError((e as Error).message);
+      setStage({ kind: "idle" });
+    }
+  }
+
+  async function confirm() {
+    if (!uploadId) return;
+    setStage({ kind: "applying" });
+    const res = await apply({ uploadId, overrides, acceptChanges: accept });
+    if (!res.ok) {
+      setError(res.error);
+      setStage({ kind: "idle" });
+      return;
+    }
+    if (!res.data.written) {
+      setStage({ kind: "preview", data: res.data });
+      return;
+    }
+    setStage({ kind: "done", data: res.data });
+    setUploadId(null);
+  }
+
+  const totalMb = files.reduce((n, f) => n + f.size, 0) / 1e6;
+  const fraction = serverProgress ? serverProgress.bytesDone / Math.max(1, serverProgress.bytesTotal) : null;
+
+  return (
+    <div className="max-w-4xl space-y-5">
+      <div className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+        <div className="flex flex-wrap items-center gap-3">
+          <button type="button" disabled={busy} onClick={() => fileInput.current?.click()} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50">Choose files…</button>
+          <button type="button" disabled={busy} onClick={() => folderInput.current?.click()} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50">Choose a folder…</button>
+          <input ref={fileInput} type="file" multiple accept=".json,.jsonl" className="sr-only" aria-label="Files to import" data-testid="import-files"
+            onChange={(e) => { setFiles([...(e.target.files ?? [])]); setStage({ kind: "idle" }); }} />
+          <input ref={folderInput} type="file" multiple className="sr-only" aria-label="Folder to import"
+            onChange={(e) => { setFiles([...(e.target.files ?? [])].filter((f) => /\.jsonl?$/i.test(f.name))); setStage({ kind: "idle" }); }} />
+          <span className="text-sm text-slate-600">
+            {files.length ? `${files.length} file${files.length === 1 ? "" : "s"}, ${totalMb.toFixed(1)} MB` : "No files chosen yet."}
+          </span>
+          <button type="button" disabled={!files.length || busy} onClick={start}
+            className="ml-auto rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-500 disabled:opacity-50">
+            Check files
+          </button>
+        </div>
+        {files.length > 0 && files.length <= 8 && (
+          <ul className="mt-3 space-y-0.5 font-mono text-xs text-slate-600">{files.map((f) => <li key={f.name + f.size}>{f.name}</li>)}</ul>
+        )}
+      </div>
+
+      {error && <p role="alert" className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-700">{error}</p>}
+      {stage.kind === "uploading" && <ProgressBar value={stage.fraction} label="Uploading" />}
+      {stage.kind === "checking" && <ProgressBar value={fraction} label={serverProgress ? `Checking ${serverProgress.file}` : "Checking files"} />}
+      {stage.kind === "applying" && <ProgressBar value={fraction} label={serverProgress ? `Writing ${serverProgress.file}` : "Writing (one transaction)"} />}
+
+      {stage.kind === "preview" && (
+        <div className="space-y-4" data-testid="import-preview">
+          <h2 className="text-lg font-medium">Preview — nothing has been written yet</h2>
+          <ImportReportView report={stage.data.report} />
+          <ModelLabelsEditor files={stage.data.report.files} overrides={overrides} onChange={setOverrides} />
+          {stage.data.changes.length > 0 && (
+            <label className="flex items-start gap-2 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+              <input type="checkbox" checked={accept} onChange={(e) => setAccept(e.target.checked)} className="mt-0.5" />
+              <span>Replace the existing records that changed: {stage.data.changes.join("; ")}.</span>
+            </label>
+          )}
+          <div className="flex gap-3">
+            {Object.keys(overrides).length > 0 && uploadId && (
+              <button type="button" onClick={() => check(uploadId, overrides)} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50">Check again with these names</button>
+            )}
+            <button type="button" onClick={confirm}
+              disabled={stage.data.report.issues.length > 0 || (stage.data.changes.length > 0 && !accept)}
+              className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-500 disabled:opacity-50">
+              Import
+            </button>
+          </div>
+        </div>
+      )}
+
+      {stage.kind === "done" && stage.data.written && (
+        <div role="status" className="rounded-lg border border-emerald-200 bg-emerald-50 p-4 text-sm text-emerald-900" data-testid="import-done">
+          <p className="font-medium">Imported.</p>
+          <p className="mt-1">
+            {stage.data.written.toolkits} toolkits, {stage.data.written.cases} cases, {stage.data.written.trajectories} trajectories and {stage.data.written.evaluations} evaluations written
+            {stage.data.written.toolkits + stage.data.written.cases + stage.data.written.trajectories + stage.data.written.evaluations === 0 && " — everything was already imported"}.
+          </p>
+          <p className="mt-2"><Link href="/trajectories" className="font-medium underline">Browse trajectories</Link></p>
+        </div>
+      )}
+    </div>
+  );
+}
