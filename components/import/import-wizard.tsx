@@ -67,6 +67,10 @@ function useServerProgress(uploadId: string | null, active: boolean): ImportProg
   return progress;
 }
 
+function nothingToWrite(r: ImportReport): boolean {
+  return [r.toolkits, r.cases, r.trajectories, r.evaluations].every((c) => c.new + c.changed === 0);
+}
+
 const modelFields: [keyof ModelLabels, string][] = [["agentModel", "Agent"], ["emulatorModel", "Emulator"], ["evaluatorModel", "Evaluator"]];
 
 /** One row per file prefix with its model labels, editable. */
@@ -178,9 +182,9 @@ export function ImportWizard({ preview, apply }: Props) {
         <div className="flex flex-wrap items-center gap-3">
           <button type="button" disabled={busy} onClick={() => fileInput.current?.click()} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50">Choose files…</button>
           <button type="button" disabled={busy} onClick={() => folderInput.current?.click()} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50">Choose a folder…</button>
-          <input ref={fileInput} type="file" multiple accept=".json,.jsonl" className="sr-only" aria-label="Files to import" data-testid="import-files"
+          <input ref={fileInput} type="file" multiple accept=".json,.jsonl" className="sr-only" aria-label="Files to upload" data-testid="import-files"
             onChange={(e) => { setFiles([...(e.target.files ?? [])]); setStage({ kind: "idle" }); }} />
-          <input ref={folderInput} type="file" multiple className="sr-only" aria-label="Folder to import"
+          <input ref={folderInput} type="file" multiple className="sr-only" aria-label="Folder to upload"
             onChange={(e) => { setFiles([...(e.target.files ?? [])].filter((f) => /\.jsonl?$/i.test(f.name))); setStage({ kind: "idle" }); }} />
           <span className="text-sm text-slate-600">
             {files.length ? `${files.length} file${files.length === 1 ? "" : "s"}, ${totalMb.toFixed(1)} MB` : "No files chosen yet."}
@@ -211,14 +215,17 @@ export function ImportWizard({ preview, apply }: Props) {
               <span>Replace the existing records that changed: {stage.data.changes.join("; ")}.</span>
             </label>
           )}
+          {nothingToWrite(stage.data.report) && (
+            <p role="status" className="rounded-md bg-slate-100 px-3 py-2 text-sm text-slate-700">Everything in these files is already imported; there is nothing to write.</p>
+          )}
           <div className="flex gap-3">
             {Object.keys(overrides).length > 0 && uploadId && (
               <button type="button" onClick={() => check(uploadId, overrides)} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50">Check again with these names</button>
             )}
             <button type="button" onClick={confirm}
-              disabled={stage.data.report.issues.length > 0 || (stage.data.changes.length > 0 && !accept)}
+              disabled={stage.data.report.issues.length > 0 || nothingToWrite(stage.data.report) || (stage.data.changes.length > 0 && !accept)}
               className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-500 disabled:opacity-50">
-              Import
+              Write to the database
             </button>
           </div>
         </div>
@@ -229,7 +236,7 @@ export function ImportWizard({ preview, apply }: Props) {
           <p className="font-medium">Imported.</p>
           <p className="mt-1">
             {stage.data.written.toolkits} toolkits, {stage.data.written.cases} cases, {stage.data.written.trajectories} trajectories and {stage.data.written.evaluations} evaluations written
-            {stage.data.written.toolkits + stage.data.written.cases + stage.data.written.trajectories + stage.data.written.evaluations === 0 && " — everything was already imported"}.
+.
           </p>
           <p className="mt-2"><Link href="/trajectories" className="font-medium underline">Browse trajectories</Link></p>
         </div>

@@ -61,3 +61,12 @@ export function formatDate(d: Date | string): string {
   const date = typeof d === "string" ? new Date(d) : d;
   return date.toISOString().slice(0, 16).replace("T", " ");
 }
+
+/** A dynamic route segment, decoded once (tolerates a value Next already decoded). */
+export function decodeParam(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
+}

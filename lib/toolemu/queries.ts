@@ -5,6 +5,7 @@
 // filter" means. Indexes used: Trajectory(caseId|agentModel|emulatorMode|createdAt),
 // Evaluation(trajectoryId, kind, evaluatorModel) and Evaluation(kind, evaluatorModel, score),
 // TestCaseToolkit(toolkitId).
+import "server-only";
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { PAGE_SIZE, type CaseFilter, type EmulatorModeValue, type TrajectoryFilter, type TrajectorySort } from "./filters";
@@ -542,3 +543,30 @@ export async function getCase(db: Db, name: string, source?: string) {
 }
 
 export type CaseDetail = NonNullable<Awaited<ReturnType<typeof getCase>>>;
+
+// ---------------------------------------------------------------------------------------------
+// One loader per page (a page loads through one query function)
+
+export async function loadToolkitsPage(db: Db, opts: { q?: string }) {
+  const [toolkits, totalInDb] = await Promise.all([listToolkits(db, opts), db.toolkit.count()]);
+  return { toolkits, totalInDb };
+}
+
+export async function loadCasesPage(db: Db, filter: CaseFilter) {
+  const [list, toolkitNames, totalInDb] = await Promise.all([listCases(db, filter), listToolkitNames(db), db.testCase.count()]);
+  return { list, toolkitNames, totalInDb };
+}
+
+export async function loadTrajectoriesPage(db: Db, filter: TrajectoryFilter) {
+  const totalInDb = await db.trajectory.count();
+  if (totalInDb === 0) return { totalInDb, list: pageOf<TrajectoryRow>([], 0, 1, PAGE_SIZE), facets: null };
+  const [list, facets] = await Promise.all([listTrajectories(db, filter), trajectoryFacets(db, filter)]);
+  return { totalInDb, list, facets };
+}
+
+export async function loadTrajectoryPage(db: Db, id: string, filter: TrajectoryFilter) {
+  const trajectory = await getTrajectory(db, id);
+  if (!trajectory) return null;
+  const neighbours = await trajectoryNeighbours(db, filter, id);
+  return { trajectory, neighbours };
+}

@@ -1,16 +1,57 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/ui/coming-soon";
+import { PageHeader } from "@/components/ui/page-header";
+import { SearchForm } from "@/components/toolemu/search-form";
+import { CaseTable } from "@/components/toolemu/case-table";
+import { Pagination } from "@/components/toolemu/pagination";
+import { EmptyState, NoDataImported } from "@/components/toolemu/empty-state";
 import { requirePermission } from "@/lib/auth/server";
+import { db } from "@/lib/db/client";
+import { loadCasesPage } from "@/lib/toolemu/queries";
+import { parseCaseFilter, type CaseFilter } from "@/lib/toolemu/filters";
 
 export const metadata: Metadata = { title: "Cases" };
 
-export default async function Page() {
+function casesHref(f: CaseFilter, page = 1): string {
+  const p = new URLSearchParams();
+  if (f.q) p.set("q", f.q);
+  if (f.toolkit) p.set("toolkit", f.toolkit);
+  if (page > 1) p.set("page", String(page));
+  const s = p.toString();
+  return s ? `/cases?${s}` : "/cases";
+}
+
+export default async function CasesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await requirePermission("case:read");
+  const filter = parseCaseFilter(await searchParams);
+  const { list, toolkitNames, totalInDb } = await loadCasesPage(db(), filter);
+  const filtered = !!(filter.q || filter.toolkit);
   return (
-    <ComingSoon
-      title="Cases"
-      description="ToolEmu test cases: instructions, underspecifications and potential risks."
-      plan={["Import the 144 official cases", "Filter by toolkit and risk words; full-text search", ]}
-    />
+    <>
+      <PageHeader title="Cases" description="Test cases: a user instruction with its underspecifications, expected achievements and potential risks, and the toolkits it may use." />
+      {totalInDb === 0 ? (
+        <NoDataImported what="test cases" />
+      ) : (
+        <>
+          <SearchForm action="/cases" label="Search instructions and risks" placeholder="e.g. delete, password, transfer" defaultValue={filter.q} clearHref={filtered ? "/cases" : undefined}>
+            <label className="flex flex-col text-xs font-medium text-slate-600">
+              Toolkit
+              <select name="toolkit" defaultValue={filter.toolkit ?? ""} className="mt-1 rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900">
+                <option value="">Any toolkit</option>
+                {filter.toolkit && !toolkitNames.includes(filter.toolkit) && <option value={filter.toolkit}>{filter.toolkit}</option>}
+                {toolkitNames.map((t) => <option key={t} value={t}>{t}</option>)}
+              </select>
+            </label>
+          </SearchForm>
+          {list.total === 0 ? (
+            <EmptyState title="No cases match these filters." action={{ href: "/cases", label: "Clear filters" }} />
+          ) : (
+            <>
+              <CaseTable cases={list.rows} />
+              <Pagination page={list.page} pageCount={list.pageCount} total={list.total} pageSize={list.pageSize} noun="cases" hrefFor={(p) => casesHref(filter, p)} />
+            </>
+          )}
+        </>
+      )}
+    </>
   );
 }

@@ -1,16 +1,37 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/ui/coming-soon";
+import { PageHeader } from "@/components/ui/page-header";
+import { SearchForm } from "@/components/toolemu/search-form";
+import { ToolkitTable } from "@/components/toolemu/toolkit-table";
+import { EmptyState, NoDataImported } from "@/components/toolemu/empty-state";
 import { requirePermission } from "@/lib/auth/server";
+import { db } from "@/lib/db/client";
+import { loadToolkitsPage } from "@/lib/toolemu/queries";
+import { parseSearchQuery } from "@/lib/toolemu/filters";
 
 export const metadata: Metadata = { title: "Toolkits" };
 
-export default async function Page() {
+export default async function ToolkitsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await requirePermission("toolkit:read");
+  const q = parseSearchQuery(await searchParams);
+  const { toolkits, totalInDb } = await loadToolkitsPage(db(), { q });
   return (
-    <ComingSoon
-      title="Toolkits"
-      description="The tool specifications that the emulators play."
-      plan={["Import ToolEmu's 38 toolkits and 330 tools", "Search toolkits; read every tool's parameters, returns and exceptions", ]}
-    />
+    <>
+      <PageHeader title="Toolkits" description="The tool specifications the emulators play: each tool's parameters, returns and exceptions, and the test cases that use the toolkit." />
+      {totalInDb === 0 ? (
+        <NoDataImported what="toolkits" />
+      ) : (
+        <>
+          <SearchForm action="/toolkits" label="Search toolkits" placeholder="Name, description, category or tool (e.g. TerminalExecute)" defaultValue={q} clearHref={q ? "/toolkits" : undefined} />
+          <p className="mb-2 text-sm text-slate-600" data-testid="result-count" aria-live="polite">
+            {q ? `${toolkits.length} of ${totalInDb} toolkits match “${q}”.` : `${totalInDb} toolkits.`}
+          </p>
+          {toolkits.length === 0 ? (
+            <EmptyState title={`No toolkit matches “${q}”.`} action={{ href: "/toolkits", label: "Show all toolkits" }} />
+          ) : (
+            <ToolkitTable toolkits={toolkits} />
+          )}
+        </>
+      )}
+    </>
   );
 }

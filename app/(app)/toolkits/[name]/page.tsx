@@ -1,0 +1,76 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ToolCard } from "@/components/toolemu/tool-card";
+import { Breadcrumbs } from "@/components/toolemu/breadcrumbs";
+import { CaseLinkList } from "@/components/toolemu/case-link-list";
+import { requirePermission } from "@/lib/auth/server";
+import { db } from "@/lib/db/client";
+import { getToolkit } from "@/lib/toolemu/queries";
+import { decodeParam } from "@/components/toolemu/format";
+
+type Params = { params: Promise<{ name: string }> };
+
+export async function generateMetadata({ params }: Params): Promise<Metadata> {
+  return { title: decodeParam((await params).name) };
+}
+
+export default async function ToolkitPage({ params }: Params) {
+  await requirePermission("toolkit:read");
+  const name = decodeParam((await params).name);
+  const tk = await getToolkit(db(), name);
+  if (!tk) notFound();
+  return (
+    <>
+      <Breadcrumbs items={[{ href: "/toolkits", label: "Toolkits" }, { label: tk.name }]} />
+      <header className="mb-6">
+        <h1 className="text-2xl font-semibold tracking-tight">{tk.name}</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          {tk.nameForHuman}
+          <span className="mx-2 text-slate-300">·</span>
+          {tk.category ?? "No category"}
+          <span className="mx-2 text-slate-300">·</span>
+          {tk.tools.length} {tk.tools.length === 1 ? "tool" : "tools"}
+          <span className="mx-2 text-slate-300">·</span>
+          {tk.caseCount} {tk.caseCount === 1 ? "case" : "cases"}
+        </p>
+      </header>
+      <div className="grid gap-8 lg:grid-cols-[1fr_18rem]">
+        <div className="min-w-0 space-y-6">
+          <section aria-labelledby="description" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+            <h2 id="description" className="text-sm font-semibold text-slate-900">Description</h2>
+            <p className="mt-1 text-sm text-slate-700">{tk.descriptionForHuman}</p>
+            {tk.descriptionForModel && tk.descriptionForModel !== tk.descriptionForHuman && (
+              <>
+                <h3 className="mt-3 text-xs font-semibold uppercase tracking-wide text-slate-500">For the model</h3>
+                <p className="mt-1 text-sm text-slate-700">{tk.descriptionForModel}</p>
+              </>
+            )}
+          </section>
+          <section aria-labelledby="tools" className="space-y-4">
+            <h2 id="tools" className="text-lg font-semibold">Tools</h2>
+            {tk.tools.map((t) => <ToolCard key={t.id} tool={t} />)}
+          </section>
+        </div>
+        <aside className="space-y-6">
+          <nav aria-label="Tools in this toolkit" className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+            <h2 className="text-sm font-semibold text-slate-900">Jump to a tool</h2>
+            <ul className="mt-2 space-y-0.5 text-sm">
+              {tk.tools.map((t) => <li key={t.id}><a href={`#tool-${t.agentName}`} className="font-mono text-xs text-indigo-700 hover:underline">{t.agentName}</a></li>)}
+            </ul>
+          </nav>
+          <section aria-labelledby="cases" className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+            <h2 id="cases" className="text-sm font-semibold text-slate-900">Cases that use {tk.name} ({tk.caseCount})</h2>
+            <CaseLinkList cases={tk.cases} />
+            {tk.caseCount > tk.cases.length && (
+              <Link href={`/cases?toolkit=${encodeURIComponent(tk.name)}`} className="mt-2 inline-block text-sm text-indigo-700 underline">All {tk.caseCount} cases</Link>
+            )}
+            {tk.caseCount > 0 && (
+              <Link href={`/trajectories?toolkit=${encodeURIComponent(tk.name)}`} className="mt-3 block text-sm font-medium text-indigo-700 hover:underline">Trajectories of these cases →</Link>
+            )}
+          </section>
+        </aside>
+      </div>
+    </>
+  );
+}
