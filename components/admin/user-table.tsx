@@ -46,7 +46,15 @@ export function UserTable({ users, currentUserId, changeRole, resetPassword, set
                 </td>
                 <td className="px-4 py-2">
                   <select aria-label={`Role of ${u.email}`} defaultValue={u.role} disabled={pending}
-                    onChange={(e) => run(`Changed the role of ${u.email} to ${ROLE_LABELS[e.target.value as Role]}.`, () => changeRole({ userId: u.id, role: e.target.value as Role }))}
+                    onChange={(e) => {
+                      const select = e.target;
+                      const role = select.value as Role;
+                      run(`Changed the role of ${u.email} to ${ROLE_LABELS[role]}.`, async () => {
+                        const res = await changeRole({ userId: u.id, role });
+                        if (!res.ok) select.value = u.role; // refused: show the role that still holds
+                        return res;
+                      });
+                    }}
                     className="rounded-md border border-slate-300 px-2 py-1">
                     {ROLES.map((r) => <option key={r} value={r}>{ROLE_LABELS[r]}</option>)}
                   </select>
