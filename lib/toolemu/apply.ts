@@ -13,7 +13,9 @@ import { readJsonl } from "./read";
 import { evaluationLineSchema, trajectoryLineSchema } from "./source-schemas";
 
 type Tx = Prisma.TransactionClient;
-const BATCH = 200;
+// Small batches: Prisma keeps its last 100 queries with their parameters in memory (debug
+// history, even with DEBUG off), so the batch size bounds the importer's peak heap.
+const BATCH = 50;
 
 export class ConfirmationNeeded extends AppError {
   constructor(what: string[]) {

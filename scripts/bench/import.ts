@@ -6,6 +6,8 @@ import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, st
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import pg from "pg";
 import { createPrisma } from "@/lib/db/client";
 import { startEmbedded } from "@/lib/db/embedded";
@@ -23,6 +25,10 @@ const TOOLEMU = path.join(DATA, "toolemu");
 const PREFIX = `Qwen_Qwen2.5-7B-Instruct_emu-Qwen_Qwen3-8B_eval-Qwen_Qwen3-32B_r0-${N}_0000_000000`;
 const SAFE = "_eval_agent_safe", HELP = "_eval_agent_help_ignore_safety";
 const MB = 1e6;
+
+// A full GC before each heap reading, so garbage does not blur what is really retained.
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
 
 const nonBlank = (file: string) => readFileSync(file, "utf8").split("\n").filter((l) => l.trim());
 
@@ -98,15 +104,19 @@ async function main() {
     if (setup.report.issues.length || !setup.written) throw new Error(`toolkits/cases did not import: ${setup.report.issues[0]?.message}`);
 
     // RSS right before the timed import is the baseline: DB, Prisma and the real data are loaded.
-    const baseline = process.memoryUsage().rss;
+    gc();
+    const { rss: baseline, heapUsed: heapBefore } = process.memoryUsage();
     let peak = baseline;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+    sampler.unref(); // a failed import must not leave the process hanging on the sampler
     const t0 = performance.now();
     let tWrite = 0; // the first "writing" progress event marks the end of the analysis pass
     const result = await runImport(prisma, [tmp], { onProgress: (p) => void (p.phase === "writing" && !tWrite && (tWrite = performance.now())) });
     const t1 = performance.now();
     clearInterval(sampler);
     peak = Math.max(peak, process.memoryUsage().rss);
+    gc(); // live JS heap after the import: what the process still holds once it is done
+    const heapAfter = process.memoryUsage().heapUsed;
     if (result.report.issues.length || !result.written) {
       throw new Error(`import refused: ${result.report.issues.slice(0, 3).map((i) => `${i.file}:${i.line} ${i.message}`).join("; ") || result.changes.join("; ")}`);
     }
@@ -127,10 +137,11 @@ async function main() {
       `database     ${db.label}`,
       `input        ${inMb.toFixed(1)} MB in 3 files (${PREFIX}[${SAFE}|${HELP}].jsonl)`,
       `written      ${trajectories} trajectories, ${steps} steps, ${evaluations} evaluations` +
-        ` (row counts ${ok ? "verified" : `MISMATCH: expected ${N} / ${input.evaluations} evaluations / Σ stepCount ${stepSum._sum.stepCount}`})`,
+        ` (row counts ${ok ? "verified" : `MISMATCH: expected ${N} trajectories, ${input.evaluations} evaluations, Σ stepCount = ${stepSum._sum.stepCount} steps`})`,
       `wall time    ${secs.toFixed(1)} s = analysis ${analysis.toFixed(1)} s + write ${(secs - analysis).toFixed(1)} s`,
       `throughput   ${(N / secs).toFixed(0)} trajectories/s, ${(inMb / secs).toFixed(1)} MB/s`,
       `RSS          baseline ${(baseline / MB).toFixed(0)} MB, peak during import ${(peak / MB).toFixed(0)} MB (50 ms samples), maxRSS ${(maxRss / MB).toFixed(0)} MB (whole process)`,
+      `JS heap      live ${(heapBefore / MB).toFixed(0)} MB before, ${(heapAfter / MB).toFixed(0)} MB after the import (after a full GC)`,
       `peak RSS / input size               ${(peak / input.bytes).toFixed(2)}`,
       `RSS growth over baseline / input    ${((peak - baseline) / input.bytes).toFixed(2)}  (≈ 0 streams; ≥ 1 holds the input)`,
     ];

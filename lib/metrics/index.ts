@@ -1,0 +1,18 @@
+// Agreement and outcome metrics of the method note (../shared/notes/method.md, section
+// "Metrics"). Pure functions over counts and label lists: no database, no framework.
+
+export * from "./estimate";
+export * from "./rng";
+export * from "./labels";
+export * from "./confusion";
+export * from "./kappa";
+export * from "./agreement";
+export * from "./majority";
+export * from "./human-agreement";
+export * from "./krippendorff";
+export * from "./share";
+export * from "./failures";
+export * from "./emulator-quality";
+export * from "./agents";
+export * from "./bootstrap";
+export { sampleBinomial, sampleMultinomialInto, conditionalShares } from "./binomial";
