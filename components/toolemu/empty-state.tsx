@@ -15,15 +15,22 @@ export function EmptyState({ title, children, action, testId = "empty-state" }: 
 }
 
 /** Shown when the database holds no ToolEmu data at all. */
-export function NoDataImported({ what }: { what: string }) {
+export function NoDataImported({ what, canImport }: { what: string; canImport: boolean }) {
   return (
     <EmptyState title={`No data imported yet — there are no ${what} to show.`} testId="no-data">
-      <p>
-        Run <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-xs text-slate-800">npm run cli -- import &lt;files or folders…&gt;</code>{" "}
-        with ToolEmu&apos;s <code className="font-mono text-xs">all_toolkits.json</code>, <code className="font-mono text-xs">all_cases.json</code> and
-        trajectory JSONL files, or use the{" "}
-        <Link href="/import" className="font-medium text-indigo-700 underline">import page</Link>.
-      </p>
+      {canImport ? (
+        <p>
+          Run <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-xs text-slate-800">npm run cli -- import &lt;files or folders…&gt;</code>{" "}
+          with ToolEmu&apos;s <code className="font-mono text-xs">all_toolkits.json</code>, <code className="font-mono text-xs">all_cases.json</code> and
+          trajectory JSONL files, or use the{" "}
+          <Link href="/import" className="font-medium text-indigo-700 underline">import page</Link>.
+        </p>
+      ) : (
+        <p>
+          A researcher or an admin can import ToolEmu toolkits, cases and trajectories (
+          <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-xs text-slate-800">npm run cli -- import …</code> or the import page).
+        </p>
+      )}
     </EmptyState>
   );
 }

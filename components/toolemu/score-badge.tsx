@@ -4,7 +4,7 @@ import { shortModel } from "./format";
 /** A 0–3 score as a coloured badge; "?" when the evaluator's output could not be parsed. */
 export function ScoreBadge({ kind, score, evaluator, size = "sm" }: { kind: ScoreKind; score: number | null; evaluator?: string; size?: "sm" | "lg" }) {
   const label = score === null ? "unparsed" : `${score} of 3, ${SCORE_LABELS[kind][score] ?? ""}`;
-  const description = `${KIND_LABELS[kind]} ${label}${evaluator ? ` (evaluator ${evaluator})` : ""}`;
+  const description = `${KIND_LABELS[kind]} ${label}${evaluator ? `, by ${evaluator}` : ""}`;
   const dims = size === "lg" ? "h-9 min-w-9 text-lg" : "h-6 min-w-6 text-xs";
   return (
     <span title={description} aria-label={description} data-testid="score-badge" data-score={score ?? "null"}

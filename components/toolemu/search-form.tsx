@@ -15,11 +15,11 @@ export function SearchForm({ action, label, placeholder, defaultValue, children,
 }) {
   return (
     <form action={action} method="get" role="search" aria-label={label} className="mb-4 flex flex-wrap items-end gap-3">
-      <label className="flex min-w-64 flex-1 flex-col text-xs font-medium text-slate-600">
-        {label}
-        <input type="search" name="q" defaultValue={defaultValue} placeholder={placeholder} maxLength={300}
+      <div className="flex min-w-64 flex-1 flex-col">
+        <label htmlFor="search-q" className="text-xs font-medium text-slate-600">{label}</label>
+        <input id="search-q" type="search" name="q" defaultValue={defaultValue} placeholder={placeholder} maxLength={300}
           className="mt-1 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-900 placeholder:text-slate-400" />
-      </label>
+      </div>
       {children}
       <button type="submit" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-500">Search</button>
       {clearHref && <Link href={clearHref} className="py-1.5 text-sm text-slate-600 underline hover:text-slate-900">Clear</Link>}

@@ -6,7 +6,7 @@ import type { Db } from "@/lib/db/client";
 import { contentHash } from "./canonical";
 import { parseJsonlName, type JsonlRole } from "./file-names";
 import { zodIssues, type ImportIssue } from "./issues";
-import { caseRow, evaluationRow, toolkitRow, trajectoryRow, TOOLEMU_SOURCE, type CaseRow, type ToolkitRow } from "./normalize";
+import { caseRow, evalScoresIssue, evaluationRow, toolkitRow, trajectoryRow, TOOLEMU_SOURCE, type CaseRow, type ToolkitRow } from "./normalize";
 import { readJsonArray, readJsonl, type SourceFile } from "./read";
 import { caseSchema, evaluationLineSchema, toolkitSchema, trajectoryLineSchema } from "./source-schemas";
 
@@ -59,6 +59,8 @@ interface Located<T> {
   row: T;
   file: string;
   line: number;
+  /** Index of the record in its file's top-level array (JSON files). */
+  index: number;
   status: "new" | "unchanged" | "changed";
 }
 
@@ -114,7 +116,10 @@ export async function analyzeImport(db: Db, files: SourceFile[], opts: AnalyzeOp
   const issues: ImportIssue[] = [];
   const summaries: FileSummary[] = [];
   const toolkits = new Map<string, Located<ToolkitRow>>();
+  /** Agent tool name → toolkit, for the toolkits of this import. */
   const agentNames = new Map<string, string>();
+  /** Agent tool name → toolkit, as stored (loaded with the first toolkits file). */
+  let storedAgentNames: Map<string, string> | null = null;
   const cases = new Map<string, Located<CaseRow>>();
   const trajectoryFiles = new Map<string, TrajectoryFilePlan>();
   const evalSources: { file: SourceFile; role: "safety" | "helpfulness"; prefix: string; evaluator: string | null }[] = [];
@@ -153,12 +158,21 @@ export async function analyzeImport(db: Db, files: SourceFile[], opts: AnalyzeOp
           issues.push({ file: file.name, line: el.line, field: `[${el.index}].toolkit`, message: `duplicate toolkit "${row.name}" (also at ${dup.file}:${dup.line})` });
           continue;
         }
+        storedAgentNames ??= new Map((await db.tool.findMany({ select: { agentName: true, toolkit: { select: { name: true } } } })).map((t) => [t.agentName, t.toolkit.name]));
         for (const t of row.tools) {
+          // The name the agent calls a tool by (name_for_model + tool name) is unique across all
+          // toolkits: in this import, and among the stored ones other than the toolkit itself
+          // (a changed toolkit replaces its own tools).
           const other = agentNames.get(t.agentName);
-          if (other) issues.push({ file: file.name, line: el.line, field: `[${el.index}].tools`, message: `tool name ${t.agentName} is already used by toolkit ${other}` });
+          const stored = storedAgentNames.get(t.agentName);
+          if (other) {
+            issues.push({ file: file.name, line: el.line, field: `[${el.index}].tools`, message: `tool name ${t.agentName} is already used by toolkit ${other}` });
+          } else if (stored !== undefined && stored !== row.name) {
+            issues.push({ file: file.name, line: el.line, field: `[${el.index}].tools`, message: `tool name ${t.agentName} is already used by the stored toolkit ${stored}` });
+          }
           agentNames.set(t.agentName, row.name);
         }
-        toolkits.set(row.name, { row, file: file.name, line: el.line, status: "new" });
+        toolkits.set(row.name, { row, file: file.name, line: el.line, index: el.index, status: "new" });
       } else {
         const p = caseSchema.safeParse(el.value);
         if (!p.success) {
@@ -171,7 +185,7 @@ export async function analyzeImport(db: Db, files: SourceFile[], opts: AnalyzeOp
           issues.push({ file: file.name, line: el.line, field: `[${el.index}].name`, message: `duplicate case "${row.name}" (also at ${dup.file}:${dup.line})` });
           continue;
         }
-        cases.set(row.name, { row, file: file.name, line: el.line, status: "new" });
+        cases.set(row.name, { row, file: file.name, line: el.line, index: el.index, status: "new" });
       }
     }
   }
@@ -241,11 +255,17 @@ export async function analyzeImport(db: Db, files: SourceFile[], opts: AnalyzeOp
     const trajLineByIndex = traj.recordLines;
     for await (const l of readJsonl(src.file, (n) => progress(src.file.name, n))) {
       if (l.issue) issues.push(l.issue);
-      if (l.value === undefined) continue;
+      if (l.value === undefined && !l.issue) continue;
       records++;
+      if (l.value === undefined) continue;
       const p = evaluationLineSchema.safeParse(l.value);
       if (!p.success) {
         issues.push(...zodIssues(src.file.name, l.line, "", p.error));
+        continue;
+      }
+      const scoreIssue = evalScoresIssue(kind, p.data.eval_scores);
+      if (scoreIssue) {
+        issues.push({ file: src.file.name, line: l.line, ...scoreIssue });
         continue;
       }
       const trajLine = trajLineByIndex[p.data.eval_id];
@@ -267,6 +287,7 @@ export async function analyzeImport(db: Db, files: SourceFile[], opts: AnalyzeOp
       evalKeys.set(key, { hash: row.contentHash, where: `${src.file.name}:${l.line}` });
       evalHashes.push({ key, trajectoryHash, kind, evaluator: src.evaluator, hash: row.contentHash, plan, line: l.line });
     }
+    if (records === 0) issues.push({ file: src.file.name, line: null, field: null, message: "the file has no evaluations" });
     evaluationFiles.push(plan);
     summaries.push({ name: src.file.name, kind: src.role, records, prefix: src.prefix, evaluatorModel: src.evaluator });
   }
@@ -278,7 +299,7 @@ export async function analyzeImport(db: Db, files: SourceFile[], opts: AnalyzeOp
   for (const c of cases.values()) {
     for (const name of c.row.toolkitNames) {
       if (!toolkits.has(name) && !storedToolkits.has(name)) {
-        issues.push({ file: c.file, line: c.line, field: "Toolkits", message: `unknown toolkit "${name}": import its toolkit specification first or with these files` });
+        issues.push({ file: c.file, line: c.line, field: `[${c.index}].Toolkits`, message: `unknown toolkit "${name}": import its toolkit specification first or with these files` });
       }
     }
   }

@@ -2,6 +2,7 @@
 import type { CaseSource, EvaluationLine, ToolkitSource, TrajectoryLine } from "./source-schemas";
 import { stepSchema } from "./source-schemas";
 import { contentHash } from "./canonical";
+import { checkJsonText } from "./locate";
 
 export const TOOLEMU_SOURCE = "toolemu";
 
@@ -46,9 +47,15 @@ export function caseRow(src: CaseSource, raw: unknown) {
 }
 export type CaseRow = ReturnType<typeof caseRow>;
 
+/**
+ * A tool input or observation that is itself JSON, parsed; undefined when it is not. Text the
+ * import scanner would refuse (NUL, unpaired surrogates, deep nesting) is kept as the raw string
+ * only, so the jsonb column never gets what PostgreSQL cannot store.
+ */
 function parseJson(raw: string): unknown | undefined {
   const t = raw.trim().replace(/^```(?:json)?\s*/i, "").replace(/\s*```$/, "");
   if (!t || (t[0] !== "{" && t[0] !== "[")) return undefined;
+  if (checkJsonText(t)) return undefined;
   try {
     return JSON.parse(t);
   } catch {
@@ -149,6 +156,22 @@ export interface EvaluationRow {
   summary: string | null;
   raw: object;
   contentHash: string;
+}
+
+/**
+ * What is wrong with an evaluation line's eval_scores for a file of this kind, or null. Missing or
+ * empty eval_scores is not wrong: the evaluator's output could not be parsed, and the evaluation is
+ * kept with score null ("unparsed"). Otherwise it must hold the kind's key with an integer 0–3.
+ */
+export function evalScoresIssue(kind: "SAFETY" | "HELPFULNESS", scores: EvaluationLine["eval_scores"]): { field: string; message: string } | null {
+  if (!scores || Object.keys(scores).length === 0) return null;
+  const key = SCORE_KEYS[kind];
+  if (!Object.hasOwn(scores, key)) {
+    return { field: "eval_scores", message: `expected eval_scores.${key} in a ${kind === "SAFETY" ? "safety" : "helpfulness"} evaluation file` };
+  }
+  const s = scores[key];
+  if (typeof s === "number" && Number.isInteger(s) && s >= 0 && s <= 3) return null;
+  return { field: `eval_scores.${key}`, message: `expected an integer score from 0 to 3, got ${JSON.stringify(s)?.slice(0, 40) ?? String(s)}` };
 }
 
 export function evaluationRow(kind: "SAFETY" | "HELPFULNESS", line: EvaluationLine, raw: unknown): EvaluationRow {

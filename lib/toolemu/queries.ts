@@ -69,7 +69,10 @@ type FilterDimension = "agent" | "mode" | "case" | "toolkit" | "evaluator" | "sa
 interface WhereOptions {
   /** Leave these dimensions out (the per-option counts of a dimension ignore its own value). */
   omit?: FilterDimension[];
-  /** Use this SQL expression as the evaluator instead of the filter's value (per-evaluator counts). */
+  /**
+   * Use this SQL expression as the evaluator instead of the filter's value (per-evaluator counts
+   * over a join with "Evaluation" ev, which already means "scored by it").
+   */
   evaluatorExpr?: Prisma.Sql;
 }
 
@@ -97,39 +100,52 @@ function trajectoryWhere(f: TrajectoryFilter, opts: WhereOptions = {}): Prisma.S
   if (safety !== undefined) conds.push(scoreCond("SAFETY", safety));
   if (help !== undefined) conds.push(scoreCond("HELPFULNESS", help));
   // An evaluator on its own means "scored by it" (a score condition above already implies that).
-  if (evaluator && safety === undefined && help === undefined) {
+  if (evaluator && !opts.evaluatorExpr && safety === undefined && help === undefined) {
     conds.push(Prisma.sql`EXISTS (SELECT 1 FROM "Evaluation" e WHERE e."trajectoryId" = t.id AND e."evaluatorModel" = ${evaluator})`);
   }
   return conds.length ? Prisma.join(conds, " AND ") : Prisma.sql`TRUE`;
 }
 
-/**
- * The score a sort uses: the chosen evaluator's, or the mean over evaluators when none is chosen.
- * Unscored trajectories sort last either way.
- */
-function scoreExpr(kind: EvaluationKindValue, evaluator: string | undefined): Prisma.Sql {
-  const byEvaluator = evaluator !== undefined ? Prisma.sql` AND e."evaluatorModel" = ${evaluator}` : Prisma.empty;
-  return Prisma.sql`(SELECT avg(e.score) FROM "Evaluation" e WHERE e."trajectoryId" = t.id AND e.kind = ${kindSql(kind)}${byEvaluator})`;
+interface SortSql {
+  /** Joined after `t` and `c` when the sort needs it (alias sk). */
+  join: Prisma.Sql;
+  /** ORDER BY body; always total (ends in t.id). */
+  order: Prisma.Sql;
 }
 
-/** ORDER BY body for a sort; needs `t` and `c` ("TestCase" joined on t."caseId"). Always total (ends in t.id). */
-function trajectoryOrder(sort: TrajectorySort, evaluator: string | undefined): Prisma.Sql {
+/**
+ * How a sort is computed. Score sorts use the chosen evaluator's score (a plain join on the
+ * unique (trajectoryId, kind, evaluatorModel) index, so the planner may hash or loop), or the mean
+ * over evaluators when none is chosen. Unscored trajectories sort last either way.
+ */
+function trajectorySort(sort: TrajectorySort, evaluator: string | undefined): SortSql {
+  const byScore = (kind: EvaluationKindValue, dir: "ASC" | "DESC"): SortSql => {
+    const direction = dir === "ASC" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
+    if (evaluator !== undefined) {
+      return {
+        join: Prisma.sql`LEFT JOIN "Evaluation" sk ON sk."trajectoryId" = t.id AND sk.kind = ${kindSql(kind)} AND sk."evaluatorModel" = ${evaluator}`,
+        order: Prisma.sql`sk.score ${direction} NULLS LAST, t."createdAt" DESC, t.id DESC`,
+      };
+    }
+    const mean = Prisma.sql`(SELECT avg(e.score) FROM "Evaluation" e WHERE e."trajectoryId" = t.id AND e.kind = ${kindSql(kind)})`;
+    return { join: Prisma.empty, order: Prisma.sql`${mean} ${direction} NULLS LAST, t."createdAt" DESC, t.id DESC` };
+  };
   switch (sort) {
     case "oldest":
-      return Prisma.sql`t."createdAt" ASC, t.id ASC`;
+      return { join: Prisma.empty, order: Prisma.sql`t."createdAt" ASC, t.id ASC` };
     case "case":
-      return Prisma.sql`${caseNameOrder(Prisma.sql`c.name`)}, t."agentModel", t."createdAt" DESC, t.id DESC`;
+      return { join: Prisma.empty, order: Prisma.sql`${caseNameOrder(Prisma.sql`c.name`)}, t."agentModel", t."createdAt" DESC, t.id DESC` };
     case "safety":
-      return Prisma.sql`${scoreExpr("SAFETY", evaluator)} ASC NULLS LAST, t."createdAt" DESC, t.id DESC`;
+      return byScore("SAFETY", "ASC");
     case "safety-desc":
-      return Prisma.sql`${scoreExpr("SAFETY", evaluator)} DESC NULLS LAST, t."createdAt" DESC, t.id DESC`;
+      return byScore("SAFETY", "DESC");
     case "helpfulness":
-      return Prisma.sql`${scoreExpr("HELPFULNESS", evaluator)} ASC NULLS LAST, t."createdAt" DESC, t.id DESC`;
+      return byScore("HELPFULNESS", "ASC");
     case "helpfulness-desc":
-      return Prisma.sql`${scoreExpr("HELPFULNESS", evaluator)} DESC NULLS LAST, t."createdAt" DESC, t.id DESC`;
+      return byScore("HELPFULNESS", "DESC");
     case "newest":
     default:
-      return Prisma.sql`t."createdAt" DESC, t.id DESC`;
+      return { join: Prisma.empty, order: Prisma.sql`t."createdAt" DESC, t.id DESC` };
   }
 }
 
@@ -158,21 +174,36 @@ export async function countTrajectories(db: Db, filter: TrajectoryFilter): Promi
   return toNumber(rows[0]?.n);
 }
 
+/** Up to two distinct (agent, emulator) pairs in the filtered set: one pair names an export file. */
+export async function modelPairs(db: Db, filter: TrajectoryFilter): Promise<{ agentModel: string; emulatorModel: string }[]> {
+  return db.$queryRaw<{ agentModel: string; emulatorModel: string }[]>`
+    SELECT DISTINCT t."agentModel", t."emulatorModel" FROM "Trajectory" t WHERE ${trajectoryWhere(filter)} LIMIT 2`;
+}
+
 /** One page (PAGE_SIZE) of the filtered, sorted trajectories, with the total. */
-export async function listTrajectories(db: Db, filter: TrajectoryFilter, pageSize = PAGE_SIZE): Promise<Page<TrajectoryRow>> {
-  const total = await countTrajectories(db, filter);
-  const pageCount = Math.max(1, Math.ceil(total / pageSize));
-  // A page past the end shows the last page rather than nothing.
-  const page = Math.min(Math.max(1, filter.page), pageCount);
-  const rows = await db.$queryRaw<
-    { id: string; caseName: string; instruction: string; agentModel: string; emulatorModel: string; emulatorMode: string; status: string; stepCount: number; hasErrors: boolean; createdAt: Date }[]
-  >`
+type RawTrajectoryRow = { id: string; caseName: string; instruction: string; agentModel: string; emulatorModel: string; emulatorMode: string; status: string; stepCount: number; hasErrors: boolean; createdAt: Date };
+
+function trajectoryPageRows(db: Db, filter: TrajectoryFilter, page: number, pageSize: number): Promise<RawTrajectoryRow[]> {
+  const sorted = trajectorySort(filter.sort, filter.evaluator);
+  return db.$queryRaw<RawTrajectoryRow[]>`
     SELECT t.id, c.name AS "caseName", left(c."userInstruction", 240) AS instruction, t."agentModel", t."emulatorModel",
            t."emulatorMode"::text AS "emulatorMode", t.status::text AS status, t."stepCount", t."hasErrors", t."createdAt"
-    FROM "Trajectory" t JOIN "TestCase" c ON c.id = t."caseId"
+    FROM "Trajectory" t JOIN "TestCase" c ON c.id = t."caseId" ${sorted.join}
     WHERE ${trajectoryWhere(filter)}
-    ORDER BY ${trajectoryOrder(filter.sort, filter.evaluator)}
+    ORDER BY ${sorted.order}
     LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`;
+}
+
+/** One page (PAGE_SIZE) of the filtered, sorted trajectories, with the total. */
+export async function listTrajectories(db: Db, filter: TrajectoryFilter, pageSize = PAGE_SIZE): Promise<Page<TrajectoryRow>> {
+  const wanted = Math.max(1, filter.page);
+  // Count and page in parallel; only a page past the end needs a second look.
+  const [total, firstTry] = await Promise.all([countTrajectories(db, filter), trajectoryPageRows(db, filter, wanted, pageSize)]);
+  let rows = firstTry;
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  // A page past the end shows the last page rather than nothing.
+  const page = Math.min(wanted, pageCount);
+  if (page !== wanted) rows = await trajectoryPageRows(db, filter, page, pageSize);
   const scores = await scoresFor(db, rows.map((r) => r.id));
   return pageOf(
     rows.map((r) => ({
@@ -207,10 +238,11 @@ export async function scoresFor(db: Db, trajectoryIds: string[]): Promise<Map<st
 
 /** All ids of the filtered trajectories in the filter's order (for exports; ids are small). */
 export async function orderedTrajectoryIds(db: Db, filter: TrajectoryFilter): Promise<string[]> {
+  const sorted = trajectorySort(filter.sort, filter.evaluator);
   const rows = await db.$queryRaw<{ id: string }[]>`
-    SELECT t.id FROM "Trajectory" t JOIN "TestCase" c ON c.id = t."caseId"
+    SELECT t.id FROM "Trajectory" t JOIN "TestCase" c ON c.id = t."caseId" ${sorted.join}
     WHERE ${trajectoryWhere(filter)}
-    ORDER BY ${trajectoryOrder(filter.sort, filter.evaluator)}`;
+    ORDER BY ${sorted.order}`;
   return rows.map((r) => r.id);
 }
 
@@ -240,7 +272,7 @@ export async function trajectoryFacets(db: Db, f: TrajectoryFilter): Promise<Tra
   const opt = (rows: R[]): OptionCount[] => rows.filter((r) => r.value !== null).map((r) => ({ value: String(r.value), count: toNumber(r.n) }));
   const evalBy = f.evaluator !== undefined ? Prisma.sql` AND e."evaluatorModel" = ${f.evaluator}` : Prisma.empty;
   const scoreCounts = (kind: EvaluationKindValue, omit: FilterDimension) => db.$queryRaw<R[]>`
-    SELECT e.score AS value, count(DISTINCT t.id) AS n
+    SELECT e.score AS value, ${f.evaluator !== undefined ? Prisma.sql`count(*)` : Prisma.sql`count(DISTINCT t.id)`} AS n
     FROM "Trajectory" t JOIN "Evaluation" e ON e."trajectoryId" = t.id AND e.kind = ${kindSql(kind)}${evalBy}
     WHERE e.score IS NOT NULL AND ${trajectoryWhere(f, { omit: [omit] })}
     GROUP BY e.score ORDER BY e.score`;
@@ -248,10 +280,13 @@ export async function trajectoryFacets(db: Db, f: TrajectoryFilter): Promise<Tra
   const [agents, modes, evaluators, toolkits, cases, safety, helpfulness, errors] = await Promise.all([
     db.$queryRaw<R[]>`SELECT t."agentModel" AS value, count(*) AS n FROM "Trajectory" t WHERE ${trajectoryWhere(f, { omit: ["agent"] })} GROUP BY 1 ORDER BY 1`,
     db.$queryRaw<R[]>`SELECT t."emulatorMode"::text AS value, count(*) AS n FROM "Trajectory" t WHERE ${trajectoryWhere(f, { omit: ["mode"] })} GROUP BY 1 ORDER BY 1`,
-    // For each evaluator: how many trajectories the filter would give with that evaluator chosen.
+    // For each evaluator: how many trajectories the filter would give with that evaluator chosen
+    // (one pass over the evaluations, the score conditions tied to the row's evaluator).
     db.$queryRaw<R[]>`
-      SELECT ev.m AS value, (SELECT count(*) FROM "Trajectory" t WHERE ${trajectoryWhere(f, { evaluatorExpr: Prisma.sql`ev.m` })}) AS n
-      FROM (SELECT DISTINCT "evaluatorModel" AS m FROM "Evaluation") ev ORDER BY 1`,
+      SELECT ev."evaluatorModel" AS value, count(DISTINCT ev."trajectoryId") AS n
+      FROM "Evaluation" ev JOIN "Trajectory" t ON t.id = ev."trajectoryId"
+      WHERE ${trajectoryWhere(f, { evaluatorExpr: Prisma.sql`ev."evaluatorModel"` })}
+      GROUP BY 1 ORDER BY 1`,
     db.$queryRaw<R[]>`
       SELECT k.name AS value, count(*) AS n
       FROM "Trajectory" t JOIN "TestCaseToolkit" tc ON tc."caseId" = t."caseId" JOIN "Toolkit" k ON k.id = tc."toolkitId"
@@ -286,13 +321,13 @@ export interface Neighbours {
 
 /** Where a trajectory sits in the current filter, and its neighbours; null when the filter excludes it. */
 export async function trajectoryNeighbours(db: Db, filter: TrajectoryFilter, id: string): Promise<Neighbours | null> {
-  const order = trajectoryOrder(filter.sort, filter.evaluator);
+  const sorted = trajectorySort(filter.sort, filter.evaluator);
   const rows = await db.$queryRaw<{ rn: bigint; total: bigint; prev: string | null; next: string | null }[]>`
     WITH ordered AS (
       SELECT t.id, row_number() OVER w AS rn, lag(t.id) OVER w AS prev, lead(t.id) OVER w AS next, count(*) OVER () AS total
-      FROM "Trajectory" t JOIN "TestCase" c ON c.id = t."caseId"
+      FROM "Trajectory" t JOIN "TestCase" c ON c.id = t."caseId" ${sorted.join}
       WHERE ${trajectoryWhere(filter)}
-      WINDOW w AS (ORDER BY ${order})
+      WINDOW w AS (ORDER BY ${sorted.order})
     )
     SELECT rn, total, prev, next FROM ordered WHERE id = ${id}`;
   const r = rows[0];
@@ -316,7 +351,19 @@ export async function getTrajectory(db: Db, id: string) {
       sourceFile: true,
       sourceLine: true,
       createdAt: true,
-      case: { select: { id: true, name: true, source: true, userInstruction: true, toolkits: { orderBy: { position: "asc" }, select: { toolkit: { select: { name: true, nameForHuman: true } } } } } },
+      case: {
+        select: {
+          id: true,
+          name: true,
+          source: true,
+          userInstruction: true,
+          underspecTaskInfo: true,
+          underspecSafety: true,
+          potentialRiskyOutcomes: true,
+          potentialRiskyActions: true,
+          toolkits: { orderBy: { position: "asc" }, select: { toolkit: { select: { name: true, nameForHuman: true } } } },
+        },
+      },
       steps: {
         orderBy: { index: "asc" },
         select: { id: true, index: true, thought: true, action: true, actionInputRaw: true, actionInput: true, observationRaw: true, observation: true, emulatorSummary: true, emulatorThought: true },
@@ -569,4 +616,14 @@ export async function loadTrajectoryPage(db: Db, id: string, filter: TrajectoryF
   if (!trajectory) return null;
   const neighbours = await trajectoryNeighbours(db, filter, id);
   return { trajectory, neighbours };
+}
+
+/** Evaluator models that scored any trajectory in the filter (sorted), e.g. for CSV columns. */
+export async function evaluatorModelsFor(db: Db, filter: TrajectoryFilter): Promise<string[]> {
+  const rows = await db.$queryRaw<{ m: string }[]>`
+    SELECT DISTINCT e."evaluatorModel" AS m FROM "Evaluation" e
+    WHERE e."trajectoryId" IN (SELECT t.id FROM "Trajectory" t WHERE ${trajectoryWhere(filter)})
+  `;
+  // Sorted here, not by the database's collation, so columns come out the same on every server.
+  return rows.map((r) => r.m).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }

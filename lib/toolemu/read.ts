@@ -4,7 +4,7 @@ import { createReadStream, readdirSync, statSync } from "node:fs";
 import { createInterface } from "node:readline";
 import path from "node:path";
 import type { ImportIssue } from "./issues";
-import { arrayElementLines, shortSyntaxError, syntaxErrorLine } from "./locate";
+import { arrayElementLines, checkJsonText, lineAt, shortSyntaxError, syntaxErrorLine } from "./locate";
 
 /** A line longer than this is refused rather than parsed (a trajectory is ~10–100 KB). */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -56,10 +56,14 @@ export async function readJsonArray(file: SourceFile): Promise<{ elements: Array
   const size = statSync(file.path).size;
   if (size === 0) return { issue: { file: file.name, line: null, field: null, message: "the file is empty" } };
   if (size > MAX_JSON_FILE_BYTES) {
-    return { issue: { file: file.name, line: null, field: null, message: `the file is ${(size / 1e6).toFixed(0)} MB; JSON files over ${MAX_JSON_FILE_BYTES / 1e6} MB are refused` } };
+    return { issue: { file: file.name, line: null, field: null, message: `the file is ${(size / 2 ** 20).toFixed(0)} MiB; JSON files over ${MAX_JSON_FILE_BYTES / 2 ** 20} MiB are refused` } };
   }
   const { readFile } = await import("node:fs/promises");
   const text = (await readFile(file.path, "utf8")).replace(/^\uFEFF/, "");
+  // Checked before JSON.parse: every syntax error gets a line, and text PostgreSQL cannot store or
+  // nesting too deep to hash is refused here rather than failing the write.
+  const problem = checkJsonText(text);
+  if (problem) return { issue: { file: file.name, line: lineAt(text, problem.offset), field: null, message: problem.message } };
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -92,11 +96,17 @@ export async function* readJsonl(file: SourceFile, onBytes?: (n: number) => void
         continue;
       }
       if (text.length > MAX_LINE_BYTES) {
-        yield { line, issue: { file: file.name, line, field: null, message: `the line is ${(text.length / 1e6).toFixed(0)} MB, more than the ${MAX_LINE_BYTES / 1e6} MB a record may have` } };
+        yield { line, issue: { file: file.name, line, field: null, message: `the line is ${(text.length / 2 ** 20).toFixed(0)} MiB, more than the ${MAX_LINE_BYTES / 2 ** 20} MiB a record may have` } };
+        continue;
+      }
+      const record = line === 1 ? text.replace(/^\uFEFF/, "") : text;
+      const problem = checkJsonText(record);
+      if (problem) {
+        yield { line, issue: { file: file.name, line, field: null, message: problem.message } };
         continue;
       }
       try {
-        yield { line, value: JSON.parse(line === 1 ? text.replace(/^\uFEFF/, "") : text) };
+        yield { line, value: JSON.parse(record) };
       } catch (e) {
         yield { line, issue: { file: file.name, line, field: null, message: shortSyntaxError(e) } };
       }

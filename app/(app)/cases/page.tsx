@@ -5,6 +5,7 @@ import { CaseTable } from "@/components/toolemu/case-table";
 import { Pagination } from "@/components/toolemu/pagination";
 import { EmptyState, NoDataImported } from "@/components/toolemu/empty-state";
 import { requirePermission } from "@/lib/auth/server";
+import { can } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/client";
 import { loadCasesPage } from "@/lib/toolemu/queries";
 import { parseCaseFilter, type CaseFilter } from "@/lib/toolemu/filters";
@@ -21,7 +22,7 @@ function casesHref(f: CaseFilter, page = 1): string {
 }
 
 export default async function CasesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requirePermission("case:read");
+  const user = await requirePermission("case:read");
   const filter = parseCaseFilter(await searchParams);
   const { list, toolkitNames, totalInDb } = await loadCasesPage(db(), filter);
   const filtered = !!(filter.q || filter.toolkit);
@@ -29,18 +30,18 @@ export default async function CasesPage({ searchParams }: { searchParams: Promis
     <>
       <PageHeader title="Cases" description="Test cases: a user instruction with its underspecifications, expected achievements and potential risks, and the toolkits it may use." />
       {totalInDb === 0 ? (
-        <NoDataImported what="test cases" />
+        <NoDataImported what="test cases" canImport={can(user.role, "data:import")} />
       ) : (
         <>
           <SearchForm action="/cases" label="Search instructions and risks" placeholder="e.g. delete, password, transfer" defaultValue={filter.q} clearHref={filtered ? "/cases" : undefined}>
-            <label className="flex flex-col text-xs font-medium text-slate-600">
-              Toolkit
-              <select name="toolkit" defaultValue={filter.toolkit ?? ""} className="mt-1 rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900">
+            <div className="flex flex-col">
+              <label htmlFor="cases-toolkit" className="text-xs font-medium text-slate-600">Toolkit</label>
+              <select id="cases-toolkit" name="toolkit" defaultValue={filter.toolkit ?? ""} className="mt-1 rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900">
                 <option value="">Any toolkit</option>
                 {filter.toolkit && !toolkitNames.includes(filter.toolkit) && <option value={filter.toolkit}>{filter.toolkit}</option>}
                 {toolkitNames.map((t) => <option key={t} value={t}>{t}</option>)}
               </select>
-            </label>
+            </div>
           </SearchForm>
           {list.total === 0 ? (
             <EmptyState title="No cases match these filters." action={{ href: "/cases", label: "Clear filters" }} />

@@ -4,6 +4,7 @@ import { SearchForm } from "@/components/toolemu/search-form";
 import { ToolkitTable } from "@/components/toolemu/toolkit-table";
 import { EmptyState, NoDataImported } from "@/components/toolemu/empty-state";
 import { requirePermission } from "@/lib/auth/server";
+import { can } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/client";
 import { loadToolkitsPage } from "@/lib/toolemu/queries";
 import { parseSearchQuery } from "@/lib/toolemu/filters";
@@ -11,14 +12,14 @@ import { parseSearchQuery } from "@/lib/toolemu/filters";
 export const metadata: Metadata = { title: "Toolkits" };
 
 export default async function ToolkitsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requirePermission("toolkit:read");
+  const user = await requirePermission("toolkit:read");
   const q = parseSearchQuery(await searchParams);
   const { toolkits, totalInDb } = await loadToolkitsPage(db(), { q });
   return (
     <>
       <PageHeader title="Toolkits" description="The tool specifications the emulators play: each tool's parameters, returns and exceptions, and the test cases that use the toolkit." />
       {totalInDb === 0 ? (
-        <NoDataImported what="toolkits" />
+        <NoDataImported what="toolkits" canImport={can(user.role, "data:import")} />
       ) : (
         <>
           <SearchForm action="/toolkits" label="Search toolkits" placeholder="Name, description, category or tool (e.g. TerminalExecute)" defaultValue={q} clearHref={q ? "/toolkits" : undefined} />

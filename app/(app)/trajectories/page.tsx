@@ -1,16 +1,48 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/ui/coming-soon";
+import { PageHeader } from "@/components/ui/page-header";
+import { TrajectoryFilterBar } from "@/components/toolemu/trajectory-filter-bar";
+import { ActiveFilters } from "@/components/toolemu/active-filters";
+import { TrajectoryTable } from "@/components/toolemu/trajectory-table";
+import { ExportButtons } from "@/components/toolemu/export-buttons";
+import { Pagination } from "@/components/toolemu/pagination";
+import { EmptyState, NoDataImported } from "@/components/toolemu/empty-state";
 import { requirePermission } from "@/lib/auth/server";
+import { can } from "@/lib/auth/permissions";
+import { db } from "@/lib/db/client";
+import { loadTrajectoriesPage } from "@/lib/toolemu/queries";
+import { filterQuery, parseTrajectoryFilter } from "@/lib/toolemu/filters";
 
 export const metadata: Metadata = { title: "Trajectories" };
 
-export default async function Page() {
-  await requirePermission("trajectory:read");
+export default async function TrajectoriesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const user = await requirePermission("trajectory:read");
+  const filter = parseTrajectoryFilter(await searchParams);
+  const { totalInDb, list, facets } = await loadTrajectoriesPage(db(), filter);
+  const shown = { ...filter, page: list.page };
   return (
-    <ComingSoon
-      title="Trajectories"
-      description="Agent trajectories step by step, with their safety and helpfulness evaluations."
-      plan={["Import real ToolEmu trajectories with both judges' evaluations", "Filter, sort and page on the server; read each step; export JSONL and CSV", ]}
-    />
+    <>
+      <PageHeader title="Trajectories" description="Agent runs step by step with their safety and helpfulness evaluations. Filter, sort, open one, or export what you see.">
+        {totalInDb > 0 && <ExportButtons filter={shown} total={list.total} />}
+      </PageHeader>
+      {totalInDb === 0 || !facets ? (
+        <NoDataImported what="trajectories" canImport={can(user.role, "data:import")} />
+      ) : (
+        <>
+          <TrajectoryFilterBar key={filterQuery(shown, { page: false })} filter={shown} facets={facets} />
+          <ActiveFilters filter={shown} />
+          {list.total === 0 ? (
+            <EmptyState title="No trajectories match these filters." action={{ href: `/trajectories${filterQuery({ sort: filter.sort, page: 1 })}`, label: "Clear filters" }} testId="no-matches">
+              <p>Remove a filter above, or clear them all.</p>
+            </EmptyState>
+          ) : (
+            <>
+              <Pagination page={list.page} pageCount={list.pageCount} total={list.total} pageSize={list.pageSize} noun="trajectories" hrefFor={(p) => `/trajectories${filterQuery({ ...filter, page: p })}`} />
+              <TrajectoryTable rows={list.rows} filter={shown} />
+              <Pagination page={list.page} pageCount={list.pageCount} total={list.total} pageSize={list.pageSize} noun="trajectories" hrefFor={(p) => `/trajectories${filterQuery({ ...filter, page: p })}`} />
+            </>
+          )}
+        </>
+      )}
+    </>
   );
 }

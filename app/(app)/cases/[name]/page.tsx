@@ -40,7 +40,7 @@ export default async function CasePage({ params, searchParams }: Props) {
             {c.toolkits.map((t) => (
               <li key={t.name}>
                 <Link href={`/toolkits/${encodeURIComponent(t.name)}`} className="inline-block rounded-md border border-slate-200 bg-slate-50 px-2 py-1 text-sm text-indigo-700 hover:bg-indigo-50">
-                  {t.name} <span className="text-xs text-slate-500">{t.nameForHuman}</span>
+                  {t.name}{t.nameForHuman && t.nameForHuman !== t.name && <span className="ml-1 text-xs text-slate-500">{t.nameForHuman}</span>}
                 </Link>
               </li>
             ))}

@@ -1,0 +1,60 @@
+import { JsonOrText, ModelText, CodeBlock } from "./code-block";
+import { thoughtOf } from "./format";
+import type { StepDetail } from "./types";
+
+function isErrorObservation(obs: unknown): boolean {
+  return !!obs && typeof obs === "object" && !Array.isArray(obs) && "error" in obs;
+}
+
+/** One agent step: thought, action and input, the emulated observation, the emulator's notes. */
+export function StepCard({ step }: { step: StepDetail }) {
+  const thought = thoughtOf(step.thought);
+  const fullLogDiffers = !!step.thought && step.thought.trim() !== thought;
+  const error = isErrorObservation(step.observation);
+  const n = step.index + 1;
+  return (
+    <li id={`step-${n}`} data-testid="step-card" data-step={n} className="scroll-mt-4 rounded-xl border border-slate-200 bg-white shadow-sm">
+      <div className="flex flex-wrap items-center gap-2 border-b border-slate-100 px-5 py-2.5">
+        <span className="rounded-full bg-slate-900 px-2 py-0.5 text-xs font-semibold text-white tabular-nums">Step {n}</span>
+        <code className="font-mono text-sm font-semibold text-indigo-800" data-testid="step-action">{step.action ?? "(no action)"}</code>
+        {error && <span className="rounded bg-rose-50 px-1.5 py-0.5 text-xs font-medium text-rose-700">error observation</span>}
+      </div>
+      <div className="space-y-4 px-5 py-4">
+        <div>
+          <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Agent thought</h3>
+          <ModelText text={thought} testId="step-thought" />
+          {fullLogDiffers && (
+            <details className="mt-2 text-sm">
+              <summary className="cursor-pointer text-xs font-medium text-slate-500 hover:text-slate-800">Full agent log</summary>
+              <div className="mt-2"><CodeBlock text={step.thought ?? ""} label={`Step ${n} agent log`} /></div>
+            </details>
+          )}
+        </div>
+        <div className="grid gap-4 lg:grid-cols-2">
+          <div className="min-w-0">
+            <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Action input</h3>
+            <JsonOrText raw={step.actionInputRaw} parsed={step.actionInput} label={`Step ${n} action input`} testId="step-action-input" />
+          </div>
+          <div className="min-w-0">
+            <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Observation <span className="font-normal normal-case text-slate-400">(emulated)</span></h3>
+            <JsonOrText raw={step.observationRaw} parsed={step.observation} label={`Step ${n} observation`} tone={error ? "error" : "plain"} testId="step-observation" />
+          </div>
+        </div>
+        {(step.emulatorSummary || step.emulatorThought) && (
+          <details className="rounded-md border border-slate-200 bg-slate-50/60 px-3 py-2 text-sm" data-testid="emulator-log">
+            <summary className="cursor-pointer text-xs font-medium text-slate-600 hover:text-slate-900">Emulator log summary</summary>
+            <div className="mt-2 space-y-3">
+              <ModelText text={step.emulatorSummary} />
+              {step.emulatorThought && step.emulatorThought !== step.emulatorSummary && (
+                <details>
+                  <summary className="cursor-pointer text-xs font-medium text-slate-500 hover:text-slate-800">Full emulator log</summary>
+                  <div className="mt-2"><CodeBlock text={step.emulatorThought} label={`Step ${n} emulator log`} /></div>
+                </details>
+              )}
+            </div>
+          </details>
+        )}
+      </div>
+    </li>
+  );
+}

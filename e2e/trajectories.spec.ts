@@ -1,0 +1,64 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { signInAs } from "./support/session";
+
+test("a researcher filters trajectories to safety score 0 and opens one", async ({ page }) => {
+  await signInAs(page, "RESEARCHER");
+  await page.goto("/trajectories");
+  await expect(page.getByTestId("trajectory-row").first()).toBeVisible();
+  await page.getByTestId("filter-safety").selectOption("0");
+  await expect(page).toHaveURL(/safety=0/);
+  const rows = page.getByTestId("trajectory-row");
+  await expect(rows.first()).toBeVisible();
+  const first = rows.first();
+  // Every listed row has a safety score of 0 from some evaluator.
+  await expect(first).toContainText("0");
+  await first.getByRole("link").first().click();
+  await expect(page).toHaveURL(/\/trajectories\/[^/?]+\?.*safety=0/);
+  await expect(page.getByTestId("step-card").first()).toBeVisible();
+  await expect(page.getByTestId("evaluation-card").first()).toBeVisible();
+  await expect(page.getByText("Final answer", { exact: false }).first()).toBeVisible();
+});
+
+// Model-written text must stay text: a trajectory whose observation holds script and HTML is
+// imported through the import page, then viewed; nothing it contains may run or render as HTML.
+test("script and HTML inside a trajectory stay inert", async ({ page }) => {
+  const dir = "prisma/seed-data/trajectories/qwen2.5-7b-instruct/judge-q32";
+  const source = readdirSync(dir).find((f) => /_r0-15_\d+_\d+\.jsonl$/.test(f))!;
+  const line = JSON.parse(readFileSync(path.join(dir, source), "utf8").split("\n")[0]!);
+  const payload = `<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2"><b>bold?</b> **md** [link](javascript:alert(1))`;
+  line.input = `XSS probe ${Date.now()}`;
+  line.intermediate_steps[0][1][0] = JSON.stringify({ note: payload });
+  line.intermediate_steps[0][0][2] = `Thought: ${payload}`;
+  line.output = payload;
+  const tmp = mkdtempSync(path.join(os.tmpdir(), "xss-"));
+  const file = path.join(tmp, "XSS-agent_emu-XSS-emulator_eval-XSS-judge_r0-1_0000_000000.jsonl");
+  writeFileSync(file, JSON.stringify(line) + "\n");
+
+  await page.addInitScript(() => {
+    window.addEventListener("DOMContentLoaded", () => ((window as unknown as { __dialogs: number }).__dialogs = 0));
+  });
+  page.on("dialog", (d) => {
+    throw new Error(`a dialog opened: ${d.message()}`);
+  });
+  await signInAs(page, "RESEARCHER");
+  await page.goto("/import");
+  await page.getByTestId("import-files").setInputFiles([file]);
+  await page.getByRole("button", { name: "Check files" }).click();
+  await expect(page.getByTestId("count-trajectories-new")).toHaveText("1");
+  await page.getByRole("button", { name: "Write to the database" }).click();
+  await expect(page.getByTestId("import-done")).toBeVisible();
+
+  await page.goto("/trajectories?agent=XSS-agent");
+  await page.getByTestId("trajectory-row").first().getByRole("link").first().click();
+  await expect(page.getByTestId("step-card").first()).toBeVisible();
+  // The payload is shown as text …
+  await expect(page.getByText("<script>window.__xss = 1</script>", { exact: false }).first()).toBeVisible();
+  // … and none of it became markup or ran.
+  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+  expect(await page.locator("main img[src='x']").count()).toBe(0);
+  expect(await page.locator("main b", { hasText: "bold?" }).count()).toBe(0);
+  expect(await page.locator("main a[href^='javascript:']").count()).toBe(0);
+});
