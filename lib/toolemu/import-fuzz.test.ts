@@ -179,7 +179,7 @@ const CASES_TABLE: FuzzCase[] = [
   {
     name: "an unknown escape (a Windows path) in a JSONL line",
     files: () => [{ name: TRAJ, content: trajWith(0, TRAJ_LINES[0]!.replace('"input": "', '"input": "C:\\Users ')) }],
-    issue: { file: TRAJ, line: 1, field: null, message: "invalid JSON", exact: `${TRAJ}:1: invalid JSON (Bad escaped character \\U)` },
+    issue: { file: TRAJ, line: 1, field: null, message: "invalid JSON", exact: `${TRAJ}:1: invalid JSON (Bad escaped character: a backslash before 'U' (a backslash itself is written \\\\))` },
   },
   {
     name: "a bad \\u escape in an evaluation line",

@@ -38,7 +38,10 @@ export function arrayElementLines(text: string): number[] {
   return lines;
 }
 
-/** The line of a JSON.parse SyntaxError, from the "position N" or "line N" in its message. */
+/**
+ * The line of a JSON.parse SyntaxError, from the "position N" or "line N" in its message, or else
+ * (Node 20's "Unexpected token" messages have neither) from checkJsonText's offset.
+ */
 export function syntaxErrorLine(text: string, error: unknown): number | null {
   const msg = error instanceof Error ? error.message : String(error);
   const lineMatch = /line (\d+)/.exec(msg);
@@ -119,8 +122,8 @@ function scanString(text: string, start: number): number | JsonTextProblem {
   const n = text.length;
   let i = start + 1;
   for (;;) {
-    // Fast path: a run of ordinary characters (all but quote, backslash, controls, surrogates and
-    // what follows them), skipped by the regex engine, several times faster than a charCodeAt loop.
+    // Fast path: a run of ordinary characters (all but quote, backslash, control characters and
+    // surrogate halves), skipped by the regex engine: about twice as fast as a charCodeAt loop.
     PLAIN_RUN.lastIndex = i;
     PLAIN_RUN.test(text);
     i = PLAIN_RUN.lastIndex;

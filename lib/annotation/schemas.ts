@@ -1,0 +1,62 @@
+// Inputs of the annotation use cases, in one place (server actions, CLI, tests).
+import { z } from "zod";
+
+const trajectoryFilterParams = z.record(z.string(), z.string().max(500)).default({});
+
+export const selectionSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("filter"), filter: trajectoryFilterParams, limit: z.number().int().min(1).max(100_000).optional() }),
+  z.object({
+    kind: z.literal("sample"),
+    filter: trajectoryFilterParams,
+    n: z.number().int().min(1).max(100_000),
+    seed: z.number().int().min(0).max(2 ** 31 - 1),
+    stratify: z.boolean().default(false),
+  }),
+  z.object({ kind: z.literal("ids"), trajectoryIds: z.array(z.string().min(1)).min(1).max(100_000) }),
+]);
+export type Selection = z.infer<typeof selectionSchema>;
+
+export const createCampaignSchema = z
+  .object({
+    name: z.string().trim().min(1, { message: "Give the campaign a name." }).max(200),
+    guidelines: z.string().max(50_000).default(""),
+    k: z.number().int().min(1, { message: "k must be at least 1." }).max(20).default(3),
+    seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+    pseudonymize: z.boolean().default(false),
+    annotatorIds: z.array(z.string().min(1)).min(1, { message: "Invite at least one annotator." }),
+    selection: selectionSchema,
+  })
+  .refine((c) => new Set(c.annotatorIds).size >= c.k, {
+    message: "Invite at least k different annotators: each trajectory needs k different people.",
+    path: ["annotatorIds"],
+  });
+export type CreateCampaignInput = z.input<typeof createCampaignSchema>;
+
+export const campaignIdSchema = z.object({ campaignId: z.string().min(1) });
+export const assignmentIdSchema = z.object({ assignmentId: z.string().min(1) });
+
+export const saveDraftSchema = z.object({
+  assignmentId: z.string().min(1),
+  draft: z.record(z.string(), z.union([z.string().max(10_000), z.boolean(), z.null()])),
+  /** Total time spent on this item so far, as the browser measured it. */
+  timeSpentMs: z.number().int().min(0).max(7 * 24 * 3600_000),
+});
+
+export const submitLabelSchema = z.object({
+  assignmentId: z.string().min(1),
+  values: z.record(z.string(), z.union([z.string().max(10_000), z.boolean(), z.null()])),
+  timeSpentMs: z.number().int().min(0).max(7 * 24 * 3600_000),
+});
+
+export const skipItemSchema = z.object({
+  assignmentId: z.string().min(1),
+  reason: z.string().trim().min(1, { message: "Say why you skip this item." }).max(1000),
+});
+
+export const adjudicateSchema = z.object({
+  itemId: z.string().min(1),
+  values: z.record(z.string(), z.union([z.string().max(10_000), z.boolean(), z.null()])),
+  reason: z.string().trim().min(1, { message: "Give a reason for the adjudicated label." }).max(5000),
+});
+
+export const setLockedSchema = z.object({ campaignId: z.string().min(1), locked: z.boolean() });
