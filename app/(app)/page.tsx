@@ -10,6 +10,7 @@ const BLURBS: Record<string, string> = {
   "/trajectories": "Agent runs step by step, with safety and helpfulness evaluations.",
   "/import": "Load ToolEmu toolkits, cases and trajectory files with their evaluations.",
   "/runs": "Run agents against standard and adversarial emulators at scale.",
+  "/campaigns": "Set up blinded annotation campaigns, follow progress, adjudicate disagreements.",
   "/annotate": "Label trajectories for safety, helpfulness and emulator issues — blinded.",
   "/dashboards": "Agreement between evaluators and humans, failure precision, leaderboards.",
   "/admin/users": "Manage users and roles.",

@@ -13,6 +13,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/trajectories", label: "Trajectories", permission: "trajectory:read" },
   { href: "/import", label: "Import", permission: "data:import" },
   { href: "/runs", label: "Runs", permission: "run:read" },
+  { href: "/campaigns", label: "Campaigns", permission: "campaign:manage" },
   { href: "/annotate", label: "Annotate", permission: "annotation:label" },
   { href: "/dashboards", label: "Dashboards", permission: "dashboard:read" },
   { href: "/admin/users", label: "Admin", permission: "user:manage" },

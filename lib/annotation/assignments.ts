@@ -7,6 +7,7 @@ import type { Db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { recordAudit } from "@/lib/audit/record";
 import { AppError } from "@/lib/errors";
+import { canonicalJson } from "@/lib/toolemu/canonical";
 import { parseLabelSchema, valuesValidator, type LabelValues } from "./label-schema";
 
 export const LEASE_MS = 30 * 60_000;
@@ -125,7 +126,8 @@ export async function submitLabel(db: Db, userId: string, assignmentId: string, 
     if (!parsed.success) throw new AppError(parsed.error.issues.map((i) => i.message).join(" "), 400);
     const clean = parsed.data as Prisma.InputJsonValue;
     if (a.status === "SUBMITTED") {
-      if (JSON.stringify(a.values) === JSON.stringify(clean)) return { status: "unchanged" as const };
+      // jsonb reorders keys, so compare canonical forms.
+      if (canonicalJson(a.values) === canonicalJson(clean)) return { status: "unchanged" as const };
       await tx.assignment.update({ where: { id: a.id }, data: { values: clean, draft: undefined, timeSpentMs: Math.max(a.timeSpentMs, timeSpentMs) } });
       await recordAudit(tx, { actorId: userId, action: "label.revise", entityType: "Assignment", entityId: a.id, before: a.values, after: clean });
       return { status: "revised" as const };

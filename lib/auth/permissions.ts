@@ -20,8 +20,9 @@ export const PERMISSIONS = {
   "data:import": ["ADMIN", "RESEARCHER"],
   "run:read": STAFF,
   "run:create": ["ADMIN", "RESEARCHER"],
-  // Annotators see blinded items only; staff never label through this path.
-  "annotation:label": ["ANNOTATOR"],
+  // Anyone may label, but only in campaigns they are invited to (checked per campaign); what
+  // they see there is blinded whatever their role.
+  "annotation:label": ["ANNOTATOR", "RESEARCHER", "PI", "ADMIN"],
   "campaign:manage": STAFF,
   "campaign:adjudicate": ["ADMIN", "PI"],
   "dashboard:read": STAFF,

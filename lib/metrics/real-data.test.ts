@@ -1,6 +1,7 @@
 // The method note's real-data figures: safety scores (eval_scores.ToolCallRisk) of judge q32 vs
 // judge gpt5m over the 144 shared Qwen2.5-7B trajectories, paired by file chunk (r<A>-<B>) and
 // eval_id.
+import { sharedDataDir } from "@/lib/testing/shared-data";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -8,7 +9,7 @@ import { agreementIntervals } from "./agreement";
 import { confusionFromPairs } from "./confusion";
 import { kappaVariants } from "./kappa";
 
-const RUNS = path.resolve("../shared/data/trajectories/qwen2.5-7b-instruct");
+const RUNS = path.join(sharedDataDir(), "trajectories/qwen2.5-7b-instruct");
 
 /** "r0-15#3" → ToolCallRisk, for one judge folder. */
 function safetyScores(judge: string): Map<string, number> {

@@ -1,6 +1,7 @@
 // Malformed import files, each run through runImport against ONE database that already holds
 // the full shared data. Every one must be refused with a located issue (file, line, field path)
 // and leave every table exactly as it was.
+import { sharedDataDir } from "@/lib/testing/shared-data";
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, truncateSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,7 +11,7 @@ import { runImport, type RunImportResult } from "./import";
 import { formatIssue, type ImportIssue } from "./issues";
 import { MAX_LINE_BYTES } from "./read";
 
-const DATA = path.resolve("../shared/data");
+const DATA = sharedDataDir();
 const TRAJ_FILE = path.join(
   DATA,
   "trajectories/qwen2.5-7b-instruct/judge-q32/Qwen_Qwen2.5-7B-Instruct_emu-Qwen_Qwen3-8B_eval-Qwen_Qwen3-32B_r0-15_2601_115149",

@@ -1,5 +1,6 @@
 // The importer against the real shared data (read in place, never copied): counts, content,
 // idempotence, dry runs, confirmation of changes, unparsed evaluations, model overrides.
+import { sharedDataDir } from "@/lib/testing/shared-data";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -8,7 +9,7 @@ import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
 import { runImport } from "./import";
 import { parseJsonlName } from "./file-names";
 
-const DATA = path.resolve("../shared/data");
+const DATA = sharedDataDir();
 const TOOLKITS = path.join(DATA, "toolemu/all_toolkits.json");
 const CASES = path.join(DATA, "toolemu/all_cases.json");
 const TRAJ_DIR = path.join(DATA, "trajectories/qwen2.5-7b-instruct");

@@ -1,10 +1,11 @@
+import { sharedDataDir } from "@/lib/testing/shared-data";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "./canonical";
 import { arrayElementLines, checkJsonText, lineAt, MAX_JSON_DEPTH, shortSyntaxError, syntaxErrorLine } from "./locate";
 
-const DATA = path.resolve("../shared/data");
+const DATA = sharedDataDir();
 
 /** The SyntaxError JSON.parse throws for `text` (fails the test if it parses). */
 function parseError(text: string): unknown {

@@ -1,5 +1,6 @@
 // Import → export (JSONL, ToolEmu's format) → import into a fresh database gives the same
 // trajectories: same content hashes, same steps, same model labels.
+import { sharedDataDir } from "@/lib/testing/shared-data";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -10,7 +11,7 @@ import { parseTrajectoryFilter } from "./filters";
 import { runImport } from "./import";
 import { modelPairs } from "./queries";
 
-const shared = path.resolve("../shared/data");
+const shared = sharedDataDir();
 let a: TestDatabase;
 let b: TestDatabase;
 beforeAll(async () => {

@@ -2,6 +2,7 @@
 // stream? Synthesises N trajectories (+ both evaluation companions) from the real ones, imports
 // them into a fresh database and prints throughput and memory. Usage:
 //   npm run bench:import -- [--n 5000] [--pg <url> | BENCH_DATABASE_URL=<url>] [--baseline-tps X] [--data DIR]
+import { sharedDataDir } from "@/lib/testing/shared-data";
 import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
@@ -19,7 +20,7 @@ const args = parseArgs(process.argv.slice(2));
 const N = Number(stringFlag(args, "n") ?? 5000);
 const pgServer = stringFlag(args, "pg") ?? process.env.BENCH_DATABASE_URL;
 const baselineTps = Number(stringFlag(args, "baseline-tps") ?? NaN);
-const DATA = stringFlag(args, "data") ?? "/work/shared/data";
+const DATA = stringFlag(args, "data") ?? sharedDataDir();
 const REAL_RUNS = path.join(DATA, "trajectories/qwen2.5-7b-instruct/judge-q32");
 const TOOLEMU = path.join(DATA, "toolemu");
 const PREFIX = `Qwen_Qwen2.5-7B-Instruct_emu-Qwen_Qwen3-8B_eval-Qwen_Qwen3-32B_r0-${N}_0000_000000`;

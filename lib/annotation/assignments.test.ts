@@ -1,0 +1,149 @@
+// Assignment invariants under concurrency, idempotent submission, leases and blinding.
+import { sharedDataDir } from "@/lib/testing/shared-data";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
+import { hashPassword } from "@/lib/auth/password";
+import { runImport } from "@/lib/toolemu/import";
+import { createCampaign, setCampaignLocked } from "./campaigns";
+import { claimNext, LEASE_MS, saveDraft, skipItem, submitLabel } from "./assignments";
+import { loadBlindedItem } from "./blinded";
+import { listMyCampaigns } from "./queries";
+
+const VALID = {
+  safety: "possible_severe_risk",
+  helpfulness: "good",
+  emulator_input_validation: "none",
+  emulator_realism: "minor",
+  emulator_consistency: "none",
+  true_failure: true,
+  comment: "ok",
+};
+
+let t: TestDatabase;
+let users: string[] = [];
+beforeAll(async () => {
+  t = await createTestDatabase();
+  const shared = sharedDataDir();
+  const res = await runImport(t.prisma, [path.join(shared, "toolemu"), path.join(shared, "trajectories")]);
+  expect(res.written?.trajectories).toBe(144);
+  const hash = await hashPassword("annotator-pass");
+  await t.prisma.user.createMany({
+    data: Array.from({ length: 50 }, (_, i) => ({ id: `ann${i}`, email: `ann${i}@lab.example`, name: `Annotator ${i}`, role: "ANNOTATOR" as const, passwordHash: hash })),
+  });
+  users = Array.from({ length: 50 }, (_, i) => `ann${i}`);
+});
+afterAll(() => t.cleanup());
+
+describe("assignment under concurrency", () => {
+  it("50 annotators claiming and submitting at once: every item ends with exactly k labels from k people", async () => {
+    const k = 3;
+    const { id: campaignId, items } = await createCampaign(t.prisma, null, {
+      name: "concurrency", k, seed: 7, annotatorIds: users, selection: { kind: "filter", filter: {} },
+    });
+    expect(items).toBe(144);
+    // Each annotator runs up to 20 claim/submit cycles; all 50 run concurrently.
+    const cycles = await Promise.all(
+      users.map(async (u) => {
+        let done = 0;
+        for (let i = 0; i < 20; i++) {
+          const claim = await claimNext(t.prisma, campaignId, u);
+          if (!claim) break;
+          // A double submit (as a double click would send) must store one label.
+          const [a, b] = await Promise.all([
+            submitLabel(t.prisma, u, claim.assignmentId, VALID, 1000),
+            submitLabel(t.prisma, u, claim.assignmentId, VALID, 1000),
+          ]);
+          expect([a.status, b.status].sort()).toEqual(["submitted", "unchanged"]);
+          done++;
+        }
+        return done;
+      }),
+    );
+    expect(cycles.reduce((x, y) => x + y, 0)).toBe(144 * k);
+    const perItem = await t.sql.query(`
+      SELECT ci.id, count(a.id)::int AS n, count(DISTINCT a."annotatorId")::int AS people
+      FROM "CampaignItem" ci LEFT JOIN "Assignment" a ON a."itemId" = ci.id AND a.status = 'SUBMITTED'
+      WHERE ci."campaignId" = $1 GROUP BY ci.id`, [campaignId]);
+    expect(perItem.rows).toHaveLength(144);
+    for (const r of perItem.rows) expect([r.n, r.people]).toEqual([k, k]);
+    const stray = await t.sql.query(`SELECT count(*)::int AS n FROM "Assignment" WHERE "campaignId" = $1 AND status <> 'SUBMITTED'`, [campaignId]);
+    expect(stray.rows[0].n).toBe(0);
+    // Nothing left for anyone.
+    expect(await claimNext(t.prisma, campaignId, users[0]!)).toBeNull();
+  });
+
+  it("a reload resumes the same item; drafts persist; an expired lease frees the place", async () => {
+    const [u1, u2] = [users[1]!, users[2]!];
+    const trajectory = await t.prisma.trajectory.findFirstOrThrow({ select: { id: true } });
+    const { id: campaignId } = await createCampaign(t.prisma, null, { name: "lease", k: 1, seed: 1, annotatorIds: [u1, u2], selection: { kind: "ids", trajectoryIds: [trajectory.id] } });
+    const t0 = new Date();
+    const first = await claimNext(t.prisma, campaignId, u1, t0);
+    expect(first).not.toBeNull();
+    expect(await claimNext(t.prisma, campaignId, u1, t0)).toEqual(first); // reload / second tab
+    expect(await claimNext(t.prisma, campaignId, u2, t0)).toBeNull(); // k = 1 and it is taken
+    await saveDraft(t.prisma, u1, first!.assignmentId, { safety: "certain_no_risk", comment: "half-way" }, 5000, t0);
+    const item = await loadBlindedItem(t.prisma, u1, first!.assignmentId);
+    expect(item.assignment.draft).toEqual({ safety: "certain_no_risk", comment: "half-way" });
+    expect(item.assignment.timeSpentMs).toBe(5000);
+    // Past the lease, someone else may take the item …
+    const later = new Date(Date.now() + LEASE_MS * 2 + 60_000);
+    const second = await claimNext(t.prisma, campaignId, u2, later);
+    expect(second?.itemId).toBe(first!.itemId);
+    await submitLabel(t.prisma, u2, second!.assignmentId, VALID, 10, later);
+    // … and the first annotator's late submit is refused with the draft kept.
+    const late = await submitLabel(t.prisma, u1, first!.assignmentId, VALID, 10, later).catch((e) => e);
+    expect(late.status).toBe(409);
+    expect(late.message).toMatch(/kept as a draft/);
+  });
+
+  it("skips need a reason and hand the item to someone else; locked campaigns refuse changes; revisions are audited", async () => {
+    const [u1, u2] = [users[3]!, users[4]!];
+    const trajectory = await t.prisma.trajectory.findFirstOrThrow({ select: { id: true }, skip: 1 });
+    const { id: campaignId } = await createCampaign(t.prisma, null, { name: "skip", k: 1, seed: 2, annotatorIds: [u1, u2], selection: { kind: "ids", trajectoryIds: [trajectory.id] } });
+    const c1 = await claimNext(t.prisma, campaignId, u1);
+    await skipItem(t.prisma, u1, c1!.assignmentId, "unreadable");
+    expect(await claimNext(t.prisma, campaignId, u1)).toBeNull();
+    const c2 = await claimNext(t.prisma, campaignId, u2);
+    expect(c2?.itemId).toBe(c1!.itemId);
+    await submitLabel(t.prisma, u2, c2!.assignmentId, VALID, 10);
+    const revised = await submitLabel(t.prisma, u2, c2!.assignmentId, { ...VALID, safety: "certain_no_risk" }, 20);
+    expect(revised.status).toBe("revised");
+    const audit = await t.prisma.auditLog.findFirstOrThrow({ where: { action: "label.revise", entityId: c2!.assignmentId } });
+    expect(audit.before).toMatchObject({ safety: "possible_severe_risk" });
+    expect(audit.after).toMatchObject({ safety: "certain_no_risk" });
+    await setCampaignLocked(t.prisma, "ann0", campaignId, true);
+    expect((await submitLabel(t.prisma, u2, c2!.assignmentId, VALID, 30).catch((e) => e)).status).toBe(409);
+  });
+
+  it("refuses people who are not invited, and incomplete or unknown values", async () => {
+    const trajectory = await t.prisma.trajectory.findFirstOrThrow({ select: { id: true }, skip: 2 });
+    const { id: campaignId } = await createCampaign(t.prisma, null, { name: "invite", k: 1, seed: 3, annotatorIds: [users[5]!], selection: { kind: "ids", trajectoryIds: [trajectory.id] } });
+    expect((await claimNext(t.prisma, campaignId, users[6]!).catch((e) => e)).status).toBe(403);
+    const c = await claimNext(t.prisma, campaignId, users[5]!);
+    expect((await submitLabel(t.prisma, users[5]!, c!.assignmentId, { safety: "certain_no_risk" }, 1).catch((e) => e)).status).toBe(400);
+    expect((await submitLabel(t.prisma, users[5]!, c!.assignmentId, { ...VALID, safety: "very_risky" }, 1).catch((e) => e)).status).toBe(400);
+    expect((await submitLabel(t.prisma, users[6]!, c!.assignmentId, VALID, 1).catch((e) => e)).status).toBe(404);
+  });
+});
+
+describe("blinding", () => {
+  it("nothing an annotator receives names the models, the mode, the evaluators, the source or the trajectory", async () => {
+    const u = users[7]!;
+    const { id: campaignId } = await createCampaign(t.prisma, null, { name: "blind", k: 1, seed: 4, annotatorIds: [u], selection: { kind: "sample", filter: {}, n: 10, seed: 5, stratify: true } });
+    const forbidden = new Set<string>(["ADVERSARIAL", "STANDARD", "Qwen2.5", "Qwen3-8B", "Qwen3-32B", "gpt-5-mini", "judge-q32", "judge-gpt5m", ".jsonl", "_eval_", "ToolCallRisk", "Evaluator Thought"]);
+    const seen: string[] = [JSON.stringify(await listMyCampaigns(t.prisma, u))];
+    for (let i = 0; i < 10; i++) {
+      const claim = await claimNext(t.prisma, campaignId, u);
+      const item = await loadBlindedItem(t.prisma, u, claim!.assignmentId);
+      const row = await t.prisma.campaignItem.findUniqueOrThrow({ where: { id: item.itemId }, include: { trajectory: { include: { evaluations: true, steps: true } } } });
+      forbidden.add(row.trajectory.id);
+      forbidden.add(row.trajectory.contentHash);
+      for (const e of row.trajectory.evaluations) if (e.summary) forbidden.add(e.summary.slice(0, 60));
+      for (const s of row.trajectory.steps) if (s.emulatorSummary) forbidden.add(s.emulatorSummary.slice(0, 60));
+      seen.push(JSON.stringify(item), JSON.stringify(claim), JSON.stringify(await submitLabel(t.prisma, u, claim!.assignmentId, VALID, 1)));
+    }
+    const all = seen.join("\n");
+    for (const f of forbidden) expect(all.includes(f), `annotator data contains "${f}"`).toBe(false);
+  });
+});
