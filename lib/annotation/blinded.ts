@@ -22,6 +22,7 @@ export interface BlindedItem {
     values: LabelValues | null;
     timeSpentMs: number;
     leaseUntil: string | null;
+    draftUpdatedAt: string | null;
   };
   campaign: { id: string; name: string; guidelines: string; locked: boolean };
   schema: LabelSchema;
@@ -41,7 +42,7 @@ export async function loadBlindedItem(db: Db, userId: string, assignmentId: stri
   const a = await db.assignment.findUnique({
     where: { id: assignmentId },
     select: {
-      id: true, annotatorId: true, status: true, draft: true, values: true, timeSpentMs: true, leaseUntil: true,
+      id: true, annotatorId: true, status: true, draft: true, draftUpdatedAt: true, values: true, timeSpentMs: true, leaseUntil: true,
       campaign: { select: { id: true, name: true, guidelines: true, status: true, labelSchema: true } },
       item: {
         select: {
@@ -69,6 +70,7 @@ export async function loadBlindedItem(db: Db, userId: string, assignmentId: stri
       values: (a.values as LabelValues | null) ?? null,
       timeSpentMs: a.timeSpentMs,
       leaseUntil: a.leaseUntil?.toISOString() ?? null,
+      draftUpdatedAt: a.draftUpdatedAt?.toISOString() ?? null,
     },
     campaign: { id: a.campaign.id, name: a.campaign.name, guidelines: a.campaign.guidelines, locked: a.campaign.status === "LOCKED" },
     schema: parseLabelSchema(a.campaign.labelSchema),
