@@ -10,7 +10,7 @@ import { dataDir, startEmbedded, type EmbeddedDatabase } from "@/lib/db/embedded
 import { migrate } from "@/lib/db/migrate";
 import { createPrisma } from "@/lib/db/client";
 import { seedDemoUsers, usableDemoUsers } from "@/lib/db/seed-demo";
-import { seedToolemuData } from "@/lib/db/seed-data";
+import { DEMO_CAMPAIGN_NAME, seedDemoCampaign, seedToolemuData } from "@/lib/db/seed-data";
 import { resolveAuthSecret } from "@/lib/auth/secret";
 import { buildIfNeeded } from "./lib/build";
 import { findFreePort, isPortFree } from "./lib/port";
@@ -53,6 +53,7 @@ async function main() {
       info("Importing the bundled ToolEmu data (first start)…");
       const w = await seedToolemuData(prisma);
       if (w) info(`Imported ${w.toolkits} toolkits, ${w.cases} cases, ${w.trajectories} trajectories, ${w.evaluations} evaluations.`);
+      if (await seedDemoCampaign(prisma)) info(`Created the demo annotation campaign "${DEMO_CAMPAIGN_NAME}".`);
     }
     demo = embedded ? await usableDemoUsers(prisma) : [];
   } finally {

@@ -3,8 +3,7 @@
 import type { Db } from "@/lib/db/client";
 import type { Role } from "@/lib/auth/permissions";
 import { parseTrajectoryFilter } from "@/lib/toolemu/filters";
-import { countTrajectories, trajectoryFacets } from "@/lib/toolemu/queries";
-import { Prisma } from "@/lib/db/generated/client";
+import { countTrajectories, orderedTrajectoryIds, trajectoryFacets } from "@/lib/toolemu/queries";
 import { parseLabelSchema, scoreOf, type LabelSchema, type LabelValues } from "./label-schema";
 
 export interface InvitableUser {
@@ -37,22 +36,20 @@ export interface SelectionPreview {
   strata: { agentModel: string; emulatorMode: string; count: number }[];
 }
 
-/** How many trajectories a filter (URL-style params) matches, and how they split into strata. */
+/**
+ * How many trajectories a filter (URL-style params) matches, and how they split into strata —
+ * computed exactly as createCampaign selects them (same filter parsing, same id list).
+ */
 export async function previewSelection(db: Db, params: Record<string, string>): Promise<SelectionPreview> {
-  const filter = parseTrajectoryFilter(params);
-  const matching = await countTrajectories(db, filter);
-  const ids = matching > 0 ? await db.trajectory.groupBy({
+  const ids = await orderedTrajectoryIds(db, parseTrajectoryFilter(params));
+  if (ids.length === 0) return { matching: 0, strata: [] };
+  const strata = await db.trajectory.groupBy({
     by: ["agentModel", "emulatorMode"],
-    where: {
-      ...(filter.agent ? { agentModel: filter.agent } : {}),
-      ...(filter.mode ? { emulatorMode: filter.mode } : {}),
-      ...(filter.case ? { case: { name: filter.case } } : {}),
-      ...(filter.toolkit ? { case: { ...(filter.case ? { name: filter.case } : {}), toolkits: { some: { toolkit: { name: filter.toolkit } } } } } : {}),
-    },
+    where: { id: { in: ids } },
     _count: { _all: true },
     orderBy: [{ agentModel: "asc" }, { emulatorMode: "asc" }],
-  }) : [];
-  return { matching, strata: ids.map((s) => ({ agentModel: s.agentModel, emulatorMode: s.emulatorMode, count: s._count._all })) };
+  });
+  return { matching: ids.length, strata: strata.map((s) => ({ agentModel: s.agentModel, emulatorMode: s.emulatorMode, count: s._count._all })) };
 }
 
 /** The campaign's name (for download file names), or null. */
@@ -126,6 +123,3 @@ export async function adjudicationItem(db: Db, campaignId: string, itemId: strin
       : null,
   };
 }
-
-// Keeps the Prisma namespace import used for type narrowing of raw queries in future helpers.
-export type { Prisma };
