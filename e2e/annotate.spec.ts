@@ -4,10 +4,16 @@ import { signInAs } from "./support/session";
 async function openDemoCampaign(page: Page) {
   await page.goto("/annotate");
   await page.getByTestId("my-campaign").first().getByRole("link").click();
-  // First visit: the guidelines come first; Enter on the focused button starts.
+  await expect(page.getByTestId("user-instruction")).toBeVisible();
+  // On a first visit the guidelines come first; Enter starts (retried until the page is interactive).
   const dialog = page.getByRole("dialog", { name: "Guidelines" });
-  if (await dialog.isVisible().catch(() => false)) await page.keyboard.press("Enter");
-  await expect(page.getByTestId("annotate-step").first()).toBeVisible();
+  if (await dialog.isVisible()) {
+    await expect(async () => {
+      await page.keyboard.press("Enter");
+      await expect(dialog).toBeHidden({ timeout: 500 });
+    }).toPass({ timeout: 10_000 });
+  }
+  await expect(page.getByTestId("field-safety")).toHaveAttribute("data-focused", "true");
 }
 
 test("an annotator labels three items with the keyboard only", async ({ page }) => {
@@ -70,7 +76,7 @@ test("what an annotator's pages contain never names the models, the emulator mod
   await page.keyboard.press("3");
   await expect(page.getByTestId("save-state")).toContainText("Draft saved");
   await page.reload();
-  await expect(page.getByTestId("annotate-step").first()).toBeVisible();
+  await expect(page.getByTestId("user-instruction")).toBeVisible();
   bodies.push(await page.content());
   const all = bodies.join("\n");
   for (const forbidden of ["Qwen2.5-7B", "Qwen3-8B", "Qwen3-32B", "gpt-5-mini", "ADVERSARIAL", "Adversarial", "_eval_agent", ".jsonl", "ToolCallRisk"]) {

@@ -154,11 +154,14 @@ export function AnnotationWorkspace({ item, progress, firstVisit, saveDraft, sub
     [values, update],
   );
 
+  // Keyboard focus follows the focused field, except while a dialog is open.
+  const dialogOpen = help || guidelines || skipping;
   useEffect(() => {
+    if (dialogOpen) return;
     const f = fields[focused];
     if (f?.kind === "text") commentRef.current?.focus();
     else fieldRefs.current[focused]?.focus({ preventScroll: false });
-  }, [focused, fields]);
+  }, [focused, fields, dialogOpen]);
 
   useEffect(() => {
     function onKey(e: KeyboardEvent) {
@@ -175,7 +178,8 @@ export function AnnotationWorkspace({ item, progress, firstVisit, saveDraft, sub
         return;
       }
       if (help || guidelines || skipping) {
-        if (e.key === "Escape" || (e.key === "?" && help)) {
+        if (e.key === "Escape" || (e.key === "?" && help) || (e.key === "Enter" && guidelines)) {
+          e.preventDefault();
           setHelp(false);
           setGuidelines(false);
           setSkipping(false);

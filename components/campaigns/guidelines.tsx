@@ -82,15 +82,13 @@ export function Guidelines({ text, empty = "No guidelines were written for this 
           const Tag = (["h3", "h4", "h5"] as const)[b.level - 1]!;
           return <Tag key={key} className={`${headingCls[b.level]} pt-1 text-slate-900`}>{inline(b.text, key)}</Tag>;
         }
-        if (b.kind === "ul" || b.kind === "ol") {
-          const List = b.kind;
-          return (
-            <List key={key} className={`${b.kind === "ul" ? "list-disc" : "list-decimal"} space-y-0.5 pl-5`}>
-              {b.items.map((item, j) => <li key={j}>{withBreaks(item.split("\n"), `${key}-${j}`)}</li>)}
-            </List>
-          );
-        }
-        return <p key={key}>{withBreaks(b.lines, key)}</p>;
+        if (b.kind === "p") return <p key={key}>{withBreaks(b.lines, key)}</p>;
+        const List = b.kind;
+        return (
+          <List key={key} className={`${b.kind === "ul" ? "list-disc" : "list-decimal"} space-y-0.5 pl-5`}>
+            {b.items.map((item, j) => <li key={j}>{withBreaks(item.split("\n"), `${key}-${j}`)}</li>)}
+          </List>
+        );
       })}
     </div>
   );

@@ -1,0 +1,5 @@
+import { DetailSkeleton } from "@/components/toolemu/skeleton";
+
+export default function Loading() {
+  return <DetailSkeleton label="item and its labels" cards={2} />;
+}

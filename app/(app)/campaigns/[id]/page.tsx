@@ -1,0 +1,135 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { Breadcrumbs } from "@/components/toolemu/breadcrumbs";
+import { EmptyState } from "@/components/toolemu/empty-state";
+import { formatDate } from "@/components/toolemu/format";
+import { ProgressBar } from "@/components/ui/progress-bar";
+import { CampaignStatusBadge } from "@/components/campaigns/status-badge";
+import { LockButton } from "@/components/campaigns/lock-button";
+import { CampaignExportLinks } from "@/components/campaigns/export-links";
+import { Guidelines } from "@/components/campaigns/guidelines";
+import { AnnotatorProgressTable } from "@/components/campaigns/annotator-progress";
+import { CampaignItemTable } from "@/components/campaigns/item-table";
+import { n } from "@/components/campaigns/format";
+import { requirePermission } from "@/lib/auth/server";
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { campaignOverview } from "@/lib/annotation/queries";
+import { setLockedAction } from "./_actions/set-locked";
+
+export const metadata: Metadata = { title: "Campaign" };
+
+/** Items shown before "show all". */
+const ITEM_CAP = 100;
+
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function CampaignPage({ params, searchParams }: Props) {
+  await requirePermission("campaign:manage");
+  const { id } = await params;
+  const showAll = (await searchParams).show === "all";
+  let overview;
+  try {
+    overview = await campaignOverview(db(), id);
+  } catch (e) {
+    if (e instanceof AppError && e.status === 404) notFound();
+    throw e;
+  }
+  const { campaign, progress, items, totals } = overview;
+  const shown = showAll ? items : items.slice(0, ITEM_CAP);
+  const expectedEach = Math.ceil((totals.items * campaign.k) / Math.max(1, progress.length));
+  const disagreements = items.filter((i) => (i.safetySpread ?? 0) > 0).length;
+  const adjudicated = items.filter((i) => i.adjudication).length;
+  const inProgress = progress.reduce((sum, p) => sum + p.claimed, 0);
+  const skipped = progress.reduce((sum, p) => sum + p.skipped, 0);
+
+  return (
+    <>
+      <Breadcrumbs items={[{ href: "/campaigns", label: "Campaigns" }, { label: campaign.name }]} />
+      <header className="mb-6 flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0">
+          <div className="flex flex-wrap items-center gap-3">
+            <h1 className="text-2xl font-semibold tracking-tight" data-testid="campaign-name">{campaign.name}</h1>
+            <CampaignStatusBadge locked={campaign.locked} />
+          </div>
+          <dl className="mt-2 flex flex-wrap gap-x-5 gap-y-1 text-sm text-slate-600">
+            <div><dt className="inline text-slate-500">Items </dt><dd className="inline font-medium text-slate-800 tabular-nums">{n(totals.items)}</dd></div>
+            <div><dt className="inline text-slate-500">k </dt><dd className="inline font-medium text-slate-800">{campaign.k} per item</dd></div>
+            <div><dt className="inline text-slate-500">Annotators </dt><dd className="inline font-medium text-slate-800">{progress.length}</dd></div>
+            <div><dt className="inline text-slate-500">Seed </dt><dd className="inline font-mono text-xs text-slate-800">{campaign.seed}</dd></div>
+            <div><dt className="inline text-slate-500">Exports </dt><dd className="inline text-slate-800">{campaign.pseudonymize ? "pseudonymized (A1, A2, …)" : "with user ids"}</dd></div>
+            <div><dt className="inline text-slate-500">Created </dt><dd className="inline tabular-nums text-slate-800">{formatDate(campaign.createdAt)}</dd></div>
+            <div><dt className="inline text-slate-500">Form </dt><dd className="inline text-slate-800">v{campaign.schema.version} · {campaign.schema.fields.length} fields</dd></div>
+          </dl>
+        </div>
+        <div className="flex flex-wrap items-start gap-3">
+          <CampaignExportLinks campaignId={campaign.id} labels={totals.labelsSubmitted} />
+          <LockButton campaignId={campaign.id} locked={campaign.locked} setLocked={setLockedAction} />
+        </div>
+      </header>
+
+      <div className="space-y-8">
+        <details className="group rounded-xl border border-slate-200 bg-white shadow-sm" data-testid="guidelines-panel">
+          <summary className="flex cursor-pointer items-center justify-between gap-2 rounded-xl px-5 py-3 text-sm font-semibold text-slate-900 hover:bg-slate-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-indigo-500">
+            <span>Guidelines{campaign.guidelines.trim() ? "" : " (none)"}</span>
+            <span aria-hidden="true" className="text-slate-400 transition-transform group-open:rotate-90">›</span>
+          </summary>
+          <div className="border-t border-slate-100 px-5 py-4"><Guidelines text={campaign.guidelines} /></div>
+        </details>
+
+        <section aria-labelledby="progress-heading" className="space-y-4">
+          <h2 id="progress-heading" className="text-lg font-semibold">Progress</h2>
+          <div className="grid gap-4 md:grid-cols-[minmax(0,2fr)_repeat(3,minmax(0,1fr))]">
+            <div className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="overall-progress">
+              <ProgressBar value={totals.labelsNeeded ? totals.labelsSubmitted / totals.labelsNeeded : 0} label={`Labels submitted: ${n(totals.labelsSubmitted)} of ${n(totals.labelsNeeded)} needed`} />
+              <p className="mt-3 text-xs text-slate-500">
+                {totals.labelsSubmitted >= totals.labelsNeeded ? "Every item has all its labels." : `${n(totals.labelsNeeded - totals.labelsSubmitted)} labels still needed`}
+                {inProgress > 0 ? ` · ${n(inProgress)} in progress` : ""}
+                {skipped > 0 ? ` · ${n(skipped)} skipped` : ""}
+              </p>
+            </div>
+            <Stat label="Items complete" value={`${n(totals.complete)} / ${n(totals.items)}`} hint={`with all ${campaign.k} labels`} testId="items-complete" />
+            <Stat label="With disagreement" value={n(disagreements)} hint="safety scores differ" />
+            <Stat label="Adjudicated" value={n(adjudicated)} hint="items with a PI's label" />
+          </div>
+          <AnnotatorProgressTable rows={progress} expected={expectedEach} />
+        </section>
+
+        <section aria-labelledby="items-heading" className="space-y-3">
+          <div className="flex flex-wrap items-end justify-between gap-2">
+            <div>
+              <h2 id="items-heading" className="text-lg font-semibold">Items by disagreement</h2>
+              <p className="text-sm text-slate-600">Largest spread of safety scores first; open an item to compare its labels side by side and adjudicate.</p>
+            </div>
+            {items.length > ITEM_CAP && (
+              <p className="text-sm text-slate-600" data-testid="item-cap">
+                Showing {n(shown.length)} of {n(items.length)} ·{" "}
+                {showAll ? <Link href={`/campaigns/${campaign.id}`} className="font-medium text-indigo-700 hover:underline">Show the first {ITEM_CAP}</Link>
+                  : <Link href={`/campaigns/${campaign.id}?show=all`} className="font-medium text-indigo-700 hover:underline">Show all {n(items.length)}</Link>}
+              </p>
+            )}
+          </div>
+          {items.length === 0 ? (
+            <EmptyState title="This campaign has no items." />
+          ) : (
+            <CampaignItemTable campaignId={campaign.id} rows={shown} schema={campaign.schema} k={campaign.k} />
+          )}
+          {totals.labelsSubmitted === 0 && items.length > 0 && (
+            <p className="text-sm text-slate-500" data-testid="no-labels-yet">No labels submitted yet. Invited annotators find this campaign under Annotate.</p>
+          )}
+        </section>
+      </div>
+    </>
+  );
+}
+
+function Stat({ label, value, hint, testId }: { label: string; value: string; hint?: string; testId?: string }) {
+  return (
+    <div className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid={testId}>
+      <div className="text-xs font-medium text-slate-500">{label}</div>
+      <div className="mt-1 text-xl font-semibold tabular-nums text-slate-900">{value}</div>
+      {hint && <div className="text-xs text-slate-500">{hint}</div>}
+    </div>
+  );
+}
