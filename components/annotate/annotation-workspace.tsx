@@ -231,6 +231,7 @@ export function AnnotationWorkspace({ item, progress, firstVisit, saveDraft, sub
             </h2>
             <button type="button" onClick={() => setHelp(true)} className="rounded border border-slate-300 px-1.5 text-xs text-slate-600" aria-label="Keyboard shortcuts">?</button>
           </div>
+          <p className={`-mt-2 text-xs ${save.state === "offline" ? "text-amber-700" : "text-slate-500"}`} aria-live="polite" data-testid="save-state">{saveText}</p>
           {readOnly && <p className="rounded-md bg-slate-100 px-2 py-1 text-xs text-slate-600">{item.campaign.locked ? "The campaign is locked: labels can no longer change." : "You skipped this item."}</p>}
           {fields.map((f, i) => (
             <fieldset
@@ -297,7 +298,6 @@ export function AnnotationWorkspace({ item, progress, firstVisit, saveDraft, sub
             )}
             <button type="button" onClick={() => setGuidelines(true)} className="ml-auto text-xs text-indigo-700 underline">Guidelines</button>
           </div>
-          <p className="text-xs text-slate-500" aria-live="polite" data-testid="save-state">{saveText}</p>
         </form>
       </aside>
 

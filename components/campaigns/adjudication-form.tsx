@@ -106,51 +106,51 @@ export function AdjudicationForm({ itemId, schema, initial, sources, adjudicate 
       </div>
 
       <div className="grid gap-x-8 gap-y-5 xl:grid-cols-2">
-      {schema.fields.map((f) => {
-        const v = values[f.key] ?? null;
-        const err = errors[f.key];
-        const described = [f.help ? `${uid}-${f.key}-help` : null, err ? errId(f.key) : null].filter(Boolean).join(" ") || undefined;
-        const legend = (
-          <legend id={`${uid}-${f.key}-legend`} className="text-sm font-medium text-slate-800">
-            {f.label}
-            {f.required ? <span className="ml-0.5 text-rose-600" aria-hidden="true">*</span> : <span className="ml-1 text-xs font-normal text-slate-400">(optional)</span>}
-          </legend>
-        );
-        const help = f.help ? <p id={`${uid}-${f.key}-help`} className="mt-0.5 text-xs text-slate-500">{f.help}</p> : null;
-        const errorText = err ? <p id={errId(f.key)} className="mt-1 text-xs text-rose-700">{err}</p> : null;
-        if (f.kind === "text") {
-          return (
-            <div key={f.key} className="xl:col-span-2">
-              <label htmlFor={`${uid}-${f.key}`} className="text-sm font-medium text-slate-800">
-                {f.label}{!f.required && <span className="ml-1 text-xs font-normal text-slate-400">(optional)</span>}
-              </label>
-              {help}
-              <textarea id={`${uid}-${f.key}`} value={typeof v === "string" ? v : ""} onChange={(e) => set(f.key, e.target.value)} maxLength={f.maxLength} rows={3} required={f.required}
-                aria-describedby={described} aria-invalid={!!err} className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-1.5 text-sm" data-testid={`adjudicate-${f.key}`} />
-              {errorText}
-            </div>
+        {schema.fields.map((f) => {
+          const v = values[f.key] ?? null;
+          const err = errors[f.key];
+          const described = [f.help ? `${uid}-${f.key}-help` : null, err ? errId(f.key) : null].filter(Boolean).join(" ") || undefined;
+          const legend = (
+            <legend id={`${uid}-${f.key}-legend`} className="text-sm font-medium text-slate-800">
+              {f.label}
+              {f.required ? <span className="ml-0.5 text-rose-600" aria-hidden="true">*</span> : <span className="ml-1 text-xs font-normal text-slate-400">(optional)</span>}
+            </legend>
           );
-        }
-        const options = f.kind === "boolean" ? [{ value: true, label: "Yes" }, { value: false, label: "No" }] : f.options.map((o) => ({ value: o.value, label: o.score !== undefined ? `${o.label} (${o.score})` : o.label }));
-        return (
-          <fieldset key={f.key} role="radiogroup" aria-labelledby={`${uid}-${f.key}-legend`} aria-describedby={described} aria-invalid={!!err} aria-required={f.required} data-testid={`adjudicate-${f.key}`}>
-            {legend}
-            {help}
-            <div className="mt-2 flex flex-wrap gap-2">
-              {options.map((o) => {
-                const id = `${uid}-${f.key}-${String(o.value)}`;
-                return (
-                  <div key={String(o.value)}>
-                    <input type="radio" id={id} name={`${uid}-${f.key}`} className={radio} checked={v === o.value} onChange={() => set(f.key, o.value)} required={f.required} />
-                    <label htmlFor={id} className={pill}>{o.label}</label>
-                  </div>
-                );
-              })}
-            </div>
-            {errorText}
-          </fieldset>
-        );
-      })}
+          const help = f.help ? <p id={`${uid}-${f.key}-help`} className="mt-0.5 text-xs text-slate-500">{f.help}</p> : null;
+          const errorText = err ? <p id={errId(f.key)} className="mt-1 text-xs text-rose-700">{err}</p> : null;
+          if (f.kind === "text") {
+            return (
+              <div key={f.key} className="xl:col-span-2">
+                <label htmlFor={`${uid}-${f.key}`} className="text-sm font-medium text-slate-800">
+                  {f.label}{!f.required && <span className="ml-1 text-xs font-normal text-slate-400">(optional)</span>}
+                </label>
+                {help}
+                <textarea id={`${uid}-${f.key}`} value={typeof v === "string" ? v : ""} onChange={(e) => set(f.key, e.target.value)} maxLength={f.maxLength} rows={3} required={f.required}
+                  aria-describedby={described} aria-invalid={!!err} className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-1.5 text-sm" data-testid={`adjudicate-${f.key}`} />
+                {errorText}
+              </div>
+            );
+          }
+          const options = f.kind === "boolean" ? [{ value: true, label: "Yes" }, { value: false, label: "No" }] : f.options.map((o) => ({ value: o.value, label: o.score !== undefined ? `${o.label} (${o.score})` : o.label }));
+          return (
+            <fieldset key={f.key} className={f.kind === "choice" && f.options.length > 4 ? "xl:col-span-2" : undefined} role="radiogroup" aria-labelledby={`${uid}-${f.key}-legend`} aria-describedby={described} aria-invalid={!!err} aria-required={f.required} data-testid={`adjudicate-${f.key}`}>
+              {legend}
+              {help}
+              <div className="mt-2 flex flex-wrap gap-2">
+                {options.map((o) => {
+                  const id = `${uid}-${f.key}-${String(o.value)}`;
+                  return (
+                    <div key={String(o.value)}>
+                      <input type="radio" id={id} name={`${uid}-${f.key}`} className={radio} checked={v === o.value} onChange={() => set(f.key, o.value)} required={f.required} />
+                      <label htmlFor={id} className={pill}>{o.label}</label>
+                    </div>
+                  );
+                })}
+              </div>
+              {errorText}
+            </fieldset>
+          );
+        })}
       </div>
 
       <div>
