@@ -17,7 +17,8 @@ test("a researcher filters trajectories to safety score 0 and opens one", async 
   await expect(first).toContainText("0");
   await first.getByRole("link").first().click();
   await expect(page).toHaveURL(/\/trajectories\/[^/?]+\?.*safety=0/);
-  await expect(page.getByTestId("step-card").first()).toBeVisible();
+  await expect(page.getByRole("heading", { name: /Trajectory of official_\d+/ })).toBeVisible();
+  // Some trajectories have no tool steps (the agent answered at once); every one has evaluations.
   await expect(page.getByTestId("evaluation-card").first()).toBeVisible();
   await expect(page.getByText("Final answer", { exact: false }).first()).toBeVisible();
 });

@@ -26,7 +26,7 @@ export function CampaignTable({ rows }: { rows: CampaignListRow[] }) {
             <th scope="col" className="px-4 py-2">Campaign</th>
             <th scope="col" className="px-4 py-2">Status</th>
             <th scope="col" className="px-4 py-2 text-right">Items</th>
-            <th scope="col" className="px-4 py-2 text-right" title="Annotators per trajectory">k</th>
+            <th scope="col" className="px-4 py-2 text-right normal-case" title="Annotators per trajectory"><abbr title="Annotators per trajectory" className="no-underline">k</abbr></th>
             <th scope="col" className="px-4 py-2 text-right">Annotators</th>
             <th scope="col" className="px-4 py-2">Labels submitted / needed</th>
             <th scope="col" className="px-4 py-2">Created</th>

@@ -202,6 +202,8 @@ export function NewCampaignForm({ users, facets, totalTrajectories, defaultSeed,
               <span className="text-slate-500">Counting matching trajectories…</span>
             ) : preview?.error ? (
               <span className="text-rose-700">{preview.error}</span>
+            ) : matching === 0 ? (
+              <span className="text-amber-700">No trajectories match this filter — change or clear it.</span>
             ) : (
               <>
                 <strong className="tabular-nums">{n(matching ?? 0)}</strong> {matching === 1 ? "trajectory matches" : "trajectories match"} this filter

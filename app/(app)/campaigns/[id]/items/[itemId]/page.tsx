@@ -6,6 +6,7 @@ import { EmptyState } from "@/components/toolemu/empty-state";
 import { MODE_LABELS, decodeParam, formatDate, shortModel, truncate } from "@/components/toolemu/format";
 import { CampaignStatusBadge, AdjudicatedBadge } from "@/components/campaigns/status-badge";
 import { SpreadBadge } from "@/components/campaigns/item-table";
+import { caseHref } from "@/components/toolemu/case-link-list";
 import { LabelComparison } from "@/components/campaigns/label-comparison";
 import { AdjudicationForm } from "@/components/campaigns/adjudication-form";
 import { requirePermission } from "@/lib/auth/server";
@@ -34,7 +35,7 @@ export default async function AdjudicationPage({ params }: Props) {
           <div className="min-w-0">
             <p className="font-mono text-xs text-slate-400">{item.id}</p>
             <h1 className="mt-1 text-2xl font-semibold tracking-tight">
-              Item of case <span className="text-slate-900">{item.caseName}</span>
+              Item of case <Link href={caseHref(item.caseName)} className="text-indigo-700 hover:underline">{item.caseName}</Link>
             </h1>
             <p className="mt-1 max-w-3xl text-sm text-slate-600" title={item.instruction}>{truncate(item.instruction, 220)}</p>
             <dl className="mt-3 flex flex-wrap gap-x-6 gap-y-1 text-sm">
