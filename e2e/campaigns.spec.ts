@@ -36,6 +36,12 @@ test("a researcher creates a campaign; an annotator cannot open the staff pages,
   const itemHref = await page.getByTestId("item-link").first().getAttribute("href");
   expect(itemHref).toMatch(/^\/campaigns\/[^/]+\/items\/it_/);
 
+  // The adjudication view opens for the researcher, unblinded, but only a PI or admin gets the form.
+  await page.goto(itemHref!);
+  await expect(page.getByTestId("trajectory-link")).toBeVisible();
+  await expect(page.getByTestId("adjudication-readonly")).toBeVisible();
+  await expect(page.getByTestId("adjudication-form")).toHaveCount(0);
+
   // The staff export works for the researcher (a header-only CSV so far).
   const csv = await page.request.get(`${campaignUrl}/export?format=csv`);
   expect(csv.status()).toBe(200);

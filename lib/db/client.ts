@@ -7,7 +7,12 @@ import { PrismaClient } from "./generated/client";
 export type Db = PrismaClient;
 
 export function createPrisma(connectionString: string): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString, max: poolSize() }) });
+  return new PrismaClient({
+    adapter: new PrismaPg({ connectionString, max: poolSize() }),
+    // Prisma's defaults (wait 2 s for a connection, 5 s per transaction) are too short when many
+    // people write at once, above all on the embedded database, which runs transactions one at a time.
+    transactionOptions: { maxWait: 20_000, timeout: 30_000 },
+  });
 }
 
 function poolSize(): number {
