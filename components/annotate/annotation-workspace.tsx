@@ -6,6 +6,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ActionResult } from "@/lib/auth/guard";
 import type { BlindedItem } from "@/lib/annotation/blinded";
 import type { LabelField, LabelValues } from "@/lib/annotation/label-schema";
+import { Guidelines } from "@/components/ui/guidelines";
 import { BlindedTrajectory } from "./blinded-trajectory";
 import { ShortcutSheet } from "./shortcut-sheet";
 
@@ -306,7 +307,7 @@ export function AnnotationWorkspace({ item, progress, firstVisit, saveDraft, sub
         <div role="dialog" aria-modal="true" aria-label="Guidelines" className="fixed inset-0 z-20 flex items-center justify-center bg-slate-900/40 p-4">
           <div className="max-h-[80vh] w-full max-w-2xl overflow-auto rounded-xl bg-white p-5 shadow-xl">
             <h2 className="text-lg font-semibold">Guidelines — {item.campaign.name}</h2>
-            <div className="mt-3 whitespace-pre-wrap text-sm text-slate-700">{item.campaign.guidelines || "This campaign has no written guidelines."}</div>
+            <div className="mt-3 text-sm text-slate-700"><Guidelines text={item.campaign.guidelines} empty="This campaign has no written guidelines." /></div>
             <p className="mt-3 text-xs text-slate-500">Press ? at any time for the keyboard shortcuts.</p>
             <button type="button" autoFocus onClick={() => setGuidelines(false)} className="mt-4 rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white">Start labelling</button>
           </div>

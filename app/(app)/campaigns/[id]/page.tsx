@@ -8,7 +8,7 @@ import { ProgressBar } from "@/components/ui/progress-bar";
 import { CampaignStatusBadge } from "@/components/campaigns/status-badge";
 import { LockButton } from "@/components/campaigns/lock-button";
 import { CampaignExportLinks } from "@/components/campaigns/export-links";
-import { Guidelines } from "@/components/campaigns/guidelines";
+import { Guidelines } from "@/components/ui/guidelines";
 import { AnnotatorProgressTable } from "@/components/campaigns/annotator-progress";
 import { CampaignItemTable } from "@/components/campaigns/item-table";
 import { n } from "@/components/campaigns/format";
