@@ -9,7 +9,7 @@ import { ROLE_LABELS, type Role } from "@/lib/auth/permissions";
 import type { CreateCampaignInput } from "@/lib/annotation/schemas";
 import type { OptionCount } from "@/lib/toolemu/queries";
 import { MODE_LABELS, shortModel } from "@/components/toolemu/format";
-import { Guidelines } from "./guidelines";
+import { Guidelines } from "@/components/ui/guidelines";
 import { n } from "./format";
 
 export interface InvitableUserRow {
