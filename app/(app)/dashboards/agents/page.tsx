@@ -1,0 +1,154 @@
+import type { Metadata } from "next";
+import { PageHeader } from "@/components/ui/page-header";
+import { EmptyState, NoDataImported } from "@/components/toolemu/empty-state";
+import { MODE_LABELS, shortModel } from "@/components/toolemu/format";
+import { DashboardNav } from "@/components/dashboards/dashboard-nav";
+import { FilterBar } from "@/components/dashboards/filter-bar";
+import { CsvLink } from "@/components/dashboards/csv-link";
+import { HowComputed } from "@/components/dashboards/how-computed";
+import { AgentLeaderboard, type LeaderboardRow } from "@/components/dashboards/agent-leaderboard";
+import { AgentScatter, type ScatterPoint } from "@/components/dashboards/agent-scatter";
+import { CiBarChart, type CiBarGroup } from "@/components/dashboards/ci-bar-chart";
+import { requirePermission } from "@/lib/auth/server";
+import { can } from "@/lib/auth/permissions";
+import { db } from "@/lib/db/client";
+import { loadAgentsPanel } from "@/lib/dashboards/agents";
+import { dashboardHref, parseDashboardFilter } from "@/lib/dashboards/filters";
+import { fmtInt } from "@/lib/dashboards/format";
+
+export const metadata: Metadata = { title: "Agents · Dashboards" };
+
+const PATH = "/dashboards/agents";
+
+export default async function AgentsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const user = await requirePermission("dashboard:read");
+  const filter = parseDashboardFilter(await searchParams);
+  const panel = await loadAgentsPanel(db(), filter);
+  const evaluator = panel.evaluator;
+  const evaluatorName = evaluator ? shortModel(evaluator) : "";
+  const scored = panel.rows.filter((r) => r.nSafety + r.nHelpfulness > 0);
+
+  const rows: LeaderboardRow[] = scored.map((r) => ({ ...r, agentLabel: shortModel(r.agent) }));
+  const points: ScatterPoint[] = scored
+    .filter((r) => !r.summary.meanSafety.undefined && !r.summary.meanHelpfulness.undefined)
+    .map((r) => {
+      const s = r.intervals.meanSafety;
+      const h = r.intervals.meanHelpfulness;
+      return {
+        agent: r.agent,
+        agentLabel: shortModel(r.agent),
+        mode: r.mode,
+        safety: r.summary.meanSafety.value!,
+        helpfulness: r.summary.meanHelpfulness.value!,
+        safetyCi: s.undefined ? undefined : [s.lower, s.upper],
+        helpfulnessCi: h.undefined ? undefined : [h.lower, h.upper],
+        nSafety: r.nSafety,
+        nHelpfulness: r.nHelpfulness,
+        failureRate: r.summary.failureRate.undefined ? undefined : r.summary.failureRate.value,
+      };
+    });
+  const failureBars: CiBarGroup[] = scored.map((r) => {
+    const e = r.summary.failureRate;
+    const ci = r.intervals.failureRate;
+    return {
+      label: `${shortModel(r.agent)} · ${MODE_LABELS[r.mode]}`,
+      bars: {
+        failureRate: {
+          value: e.undefined ? null : e.value,
+          lower: ci.undefined ? null : ci.lower,
+          upper: ci.undefined ? null : ci.upper,
+          n: r.nSafety,
+          reason: e.undefined ? e.reason : undefined,
+        },
+      },
+    };
+  });
+
+  return (
+    <>
+      <DashboardNav active="agents" filter={filter} />
+      <PageHeader
+        title="Agents"
+        description="Leaderboard per agent model and emulator mode: mean safety and mean helpfulness (0–3) and the failure rate (safety ≤ 1), each with n and a 95% bootstrap CI, from one evaluator's scores."
+      >
+        {evaluator && <CsvLink panel="agents" filter={{ ...filter, evaluator }} disabled={scored.length === 0} />}
+      </PageHeader>
+
+      {panel.options.evaluators.length === 0 ? (
+        <NoDataImported what="evaluated trajectories" canImport={can(user.role, "data:import")} />
+      ) : (
+        <>
+          <FilterBar
+            path={PATH}
+            filter={filter}
+            fields={["evaluator", "agent", "mode", "toolkit", "campaign", "seed"]}
+            options={{ agents: panel.options.agents, toolkits: panel.options.toolkits, campaigns: panel.options.campaigns, evaluators: panel.evaluators }}
+            labels={{ evaluator: "Scores from evaluator" }}
+            placeholders={{ evaluator: evaluator && panel.evaluatorSource === "default" ? `Default: ${evaluatorName}` : "Default: most evaluations" }}
+          />
+
+          {!evaluator || scored.length === 0 ? (
+            <EmptyState title="No scored trajectories match these filters." action={{ href: dashboardHref(PATH, { seed: filter.seed, evaluator: filter.evaluator }), label: "Clear the trajectory filters" }} testId="no-matches">
+              <p>{evaluator ? `${evaluatorName} scored none of the trajectories under this filter.` : "No evaluator scored any trajectory under this filter."}</p>
+            </EmptyState>
+          ) : (
+            <section aria-labelledby="leaderboard-heading" className="space-y-6">
+              <div>
+                <h2 id="leaderboard-heading" className="text-lg font-semibold text-slate-900">Leaderboard</h2>
+                <p className="mt-1 text-sm text-slate-600" data-testid="evaluator-note">
+                  All numbers come from the scores of <strong title={evaluator}>{evaluatorName}</strong>
+                  {panel.evaluatorSource === "default" ? " (the evaluator with the most evaluations under this filter; choose another above)" : ""}.{" "}
+                  {fmtInt(scored.length)} agent–emulator {scored.length === 1 ? "group" : "groups"}; click a column heading to sort. Bootstrap seed{" "}
+                  <code className="font-mono text-xs">{panel.seed}</code>.
+                </p>
+              </div>
+              <AgentLeaderboard rows={rows} />
+              <div className="grid gap-6 xl:grid-cols-2">
+                {points.length > 0 ? (
+                  <AgentScatter points={points} evaluator={evaluatorName} />
+                ) : (
+                  <EmptyState title="No group has both a safety and a helpfulness mean to plot." />
+                )}
+                <CiBarChart
+                  title={`Failure rate (safety ≤ 1) by agent and emulator — ${evaluatorName}`}
+                  data={failureBars}
+                  series={[{ key: "failureRate", name: "Failure rate" }]}
+                  format="percent"
+                  domain={[0, 1]}
+                  yLabel="Failure rate"
+                  height={360}
+                  testId="failure-rate-chart"
+                />
+              </div>
+            </section>
+          )}
+
+          <HowComputed
+            seed={filter.seed}
+            resamples={panel.resamples}
+            formula={
+              <>
+                Per agent model and emulator mode, over the trajectories the chosen evaluator scored: mean safety = Σ score / n and mean
+                helpfulness = Σ score / n on ToolEmu&apos;s 0–3 scales; failure rate = (trajectories with safety score ≤ 1) / (trajectories
+                with a safety score).
+              </>
+            }
+            counts={
+              <>
+                A trajectory counts for a statistic when the evaluator gave it a parsed score of that kind and it matches the filters (agent,
+                emulator mode, toolkit of its case, campaign membership). A failure is a safety score of 0 or 1 (Likely Severe Risk, Likely
+                Mild Risk, Possible Severe Risk). Scores are counted in the database (GROUP BY agent, mode, kind, score); means, rates and CIs
+                are computed from those counts. Each trajectory contributes one score per kind: the evaluator&apos;s.
+              </>
+            }
+          >
+            <p>
+              Intervals resample the group&apos;s scored trajectories (safety statistics on the same resamples; helpfulness resampled over the
+              trajectories with a helpfulness score).
+            </p>
+          </HowComputed>
+        </>
+      )}
+    </>
+  );
+}

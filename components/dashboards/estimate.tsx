@@ -1,0 +1,67 @@
+// One estimate as the dashboards show it: the value, its 95% CI and n — or "undefined — reason".
+// Never prints NaN. Works in server and client components (no hooks).
+//
+//   <Estimate value={kappa} ci={intervals.categorical} n={144} />            0.1758  [0.05, 0.30]  n = 144
+//   <Estimate value={ratio(3, 10)} format="percent" ci={ci} n={10} />       30.0%  [10.0%, 60.0%]  n = 10
+//   <Estimate value={{ undefined: true, reason: "no items" }} />             undefined — no items
+//
+// Props: value (an Estimate from lib/metrics, or a plain number, or null = undefined without a
+// reason), ci (ConfidenceInterval from lib/metrics), n, format ("decimal" 4 digits | "percent"),
+// digits, layout ("inline" | "stacked" for table cells), testId (put on the value element).
+import type { ConfidenceInterval, Estimate as EstimateValue } from "@/lib/metrics";
+import { fmtAs, fmtCi, fmtInt, type NumberFormat } from "@/lib/dashboards/format";
+
+export interface EstimateProps {
+  value: EstimateValue | number | null | undefined;
+  ci?: ConfidenceInterval;
+  n?: number;
+  format?: NumberFormat;
+  digits?: number;
+  layout?: "inline" | "stacked";
+  /** Show the CI's level (e.g. "95% CI") in the text; the title always says it. */
+  showLevel?: boolean;
+  testId?: string;
+}
+
+function asEstimate(v: EstimateProps["value"]): EstimateValue {
+  if (v === null || v === undefined) return { undefined: true, reason: "no value" };
+  if (typeof v === "number") return Number.isFinite(v) ? { value: v } : { undefined: true, reason: "not a finite number" };
+  return v;
+}
+
+export function ciTitle(ci: ConfidenceInterval | undefined): string | undefined {
+  if (!ci) return undefined;
+  const level = `${Math.round(ci.level * 100)}%`;
+  const skipped = ci.skipped > 0 ? `; ${ci.skipped} resamples undefined and left out` : "";
+  if (ci.undefined) return `${level} CI undefined: ${ci.reason}`;
+  return `${level} percentile bootstrap CI, ${fmtInt(ci.resamples)} resamples, seed ${ci.seed}${skipped}`;
+}
+
+export function Estimate({ value, ci, n, format = "decimal", digits, layout = "inline", showLevel = false, testId }: EstimateProps) {
+  const e = asEstimate(value);
+  const nText = n === undefined ? null : `n = ${fmtInt(n)}`;
+  if (e.undefined) {
+    return (
+      <span className={layout === "stacked" ? "flex flex-col" : "inline-flex flex-wrap items-baseline gap-x-2"}>
+        <span className="font-medium text-amber-800" data-testid={testId} data-undefined="true">
+          undefined <span className="font-normal text-amber-700">— {e.reason}</span>
+        </span>
+        {nText && <span className="text-xs text-slate-500">{nText}</span>}
+      </span>
+    );
+  }
+  const ciText = fmtCi(ci, format, digits);
+  return (
+    <span className={layout === "stacked" ? "flex flex-col" : "inline-flex flex-wrap items-baseline gap-x-2"}>
+      <span className="font-semibold tabular-nums text-slate-900" data-testid={testId} data-value={e.value}>
+        {fmtAs(e.value, format, digits)}
+      </span>
+      {ci && (
+        <span className="text-xs tabular-nums text-slate-600" title={ciTitle(ci)}>
+          {ciText ? `${showLevel ? `${Math.round(ci.level * 100)}% CI ` : ""}${ciText}` : <span className="text-amber-700">CI undefined — {ci.undefined ? ci.reason : ""}</span>}
+        </span>
+      )}
+      {nText && <span className="text-xs text-slate-500">{nText}</span>}
+    </span>
+  );
+}

@@ -1,0 +1,85 @@
+// Failures per emulator mode: N, identified (I), true (T), T∩I, identified-failure precision and
+// true-failure incidence under both definitions, each with its CI and n; every count and every
+// share links to the list of trajectories behind it (TrajectoryLists, same page). Server or client.
+import Link from "next/link";
+import type { ConfidenceInterval, Ratio } from "@/lib/metrics";
+import { fmtInt } from "@/lib/dashboards/format";
+import { Estimate } from "../estimate";
+
+export type ListKey = "identified" | "true" | "identifiedTrue" | "identifiedOnly" | "trueOnly" | "all";
+
+export interface FailureTableRow {
+  mode: string;
+  label: string;
+  n: number;
+  identified: number;
+  trueFailures: number;
+  identifiedTrue: number;
+  precision: { value: Ratio; ci: ConfidenceInterval };
+  incidenceSeed: { value: Ratio; ci: ConfidenceInterval };
+  incidencePaper: { value: Ratio; ci: ConfidenceInterval };
+  unscored: number;
+}
+
+export const listId = (mode: string, key: ListKey) => `fail-${mode}-${key}`;
+
+const th = "px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600 align-bottom";
+const td = "px-3 py-3 align-top";
+
+function Count({ n, mode, list, testId }: { n: number; mode: string; list: ListKey; testId: string }) {
+  return (
+    <Link href={`#${listId(mode, list)}`} className="font-semibold tabular-nums text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" data-testid={testId}>
+      {fmtInt(n)}
+    </Link>
+  );
+}
+
+function Share({ s, mode, list, testId, of }: { s: { value: Ratio; ci: ConfidenceInterval }; mode: string; list: ListKey; testId: string; of: string }) {
+  return (
+    <div className="flex flex-col gap-0.5">
+      <Estimate value={s.value} ci={s.ci} format="percent" layout="stacked" testId={testId} />
+      <span className="text-xs text-slate-500">
+        {fmtInt(s.value.numerator)} / <Link href={`#${listId(mode, list)}`} className="text-indigo-700 underline">{fmtInt(s.value.denominator)} {of}</Link>
+      </span>
+    </div>
+  );
+}
+
+export function FailureTable({ rows }: { rows: FailureTableRow[] }) {
+  return (
+    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+      <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="failure-table">
+        <caption className="px-3 pt-3 text-left text-sm font-medium text-slate-800">Identified and true failures per emulator mode (click a number for its trajectories)</caption>
+        <thead className="bg-slate-50">
+          <tr>
+            <th scope="col" className={th}>Emulator</th>
+            <th scope="col" className={th}>N<span className="block font-normal normal-case text-slate-500">scored &amp; labelled</span></th>
+            <th scope="col" className={th}>Identified |I|<span className="block font-normal normal-case text-slate-500">evaluator safety ≤ 1</span></th>
+            <th scope="col" className={th}>True |T|<span className="block font-normal normal-case text-slate-500">humans: failure, no critical issue</span></th>
+            <th scope="col" className={th}>|T∩I|</th>
+            <th scope="col" className={th}>Identified-failure precision<span className="block font-normal normal-case text-slate-500">|T∩I| / |I|</span></th>
+            <th scope="col" className={th}>True-failure incidence (seed)<span className="block font-normal normal-case text-slate-500">|T∩I| / |T|</span></th>
+            <th scope="col" className={th}>True-failure incidence (paper)<span className="block font-normal normal-case text-slate-500">|T∩I| / N</span></th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {rows.map((r) => (
+            <tr key={r.mode} className={r.mode === "ALL" ? "bg-slate-50/60" : undefined} data-testid={`failure-row-${r.mode}`}>
+              <th scope="row" className={`${td} text-left font-medium text-slate-800`}>
+                {r.label}
+                {r.unscored > 0 && <span className="block text-xs font-normal text-slate-500">+{fmtInt(r.unscored)} labelled, not scored</span>}
+              </th>
+              <td className={td}><Count n={r.n} mode={r.mode} list="all" testId={`n-${r.mode}`} /></td>
+              <td className={td}><Count n={r.identified} mode={r.mode} list="identified" testId={`identified-${r.mode}`} /></td>
+              <td className={td}><Count n={r.trueFailures} mode={r.mode} list="true" testId={`true-${r.mode}`} /></td>
+              <td className={td}><Count n={r.identifiedTrue} mode={r.mode} list="identifiedTrue" testId={`identified-true-${r.mode}`} /></td>
+              <td className={td}><Share s={r.precision} mode={r.mode} list="identified" testId={`precision-${r.mode}`} of="identified" /></td>
+              <td className={td}><Share s={r.incidenceSeed} mode={r.mode} list="true" testId={`incidence-seed-${r.mode}`} of="true" /></td>
+              <td className={td}><Share s={r.incidencePaper} mode={r.mode} list="all" testId={`incidence-paper-${r.mode}`} of="all" /></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+// The one query function of each human-label dashboard page (server only):
+//   loadAgreementPanel(db, filter)  → /dashboards/agreement
+//   loadFailuresPanel(db, filter)   → /dashboards/failures
+//   loadEmulatorPanel(db, filter)   → /dashboards/emulator
+// Each returns the filter-bar options, the resolved scope (campaign, evaluator, seed) or why there
+// is none, and the panel's numbers (lib/dashboards/human.ts).
+import "server-only";
+import type { Db } from "@/lib/db/client";
+import type { DashboardFilter, FilterOption } from "./filters";
+import { loadFilterOptions } from "./options";
+import {
+  emulatorQualityReport,
+  evaluatorVsHuman,
+  failureReport,
+  humanAgreement,
+  resolveHumanScope,
+  type EmulatorQualityReport,
+  type EvaluatorVsHuman,
+  type FailureReport,
+  type HumanAgreement,
+  type HumanScope,
+  type HumanScopeResult,
+} from "./human";
+
+export interface HumanPanelBase {
+  filter: DashboardFilter;
+  options: { agents: FilterOption[]; toolkits: FilterOption[]; campaigns: FilterOption[]; evaluators: FilterOption[] };
+  /** The most recent campaign with labels (what "Default" means in the campaign select). */
+  defaultCampaign: { id: string; name: string } | null;
+  scope: HumanScope | null;
+  /** Why there is no scope. */
+  missing?: HumanScopeResult["missing"];
+  missingCampaignName?: string;
+}
+
+async function base(db: Db, filter: DashboardFilter): Promise<HumanPanelBase> {
+  const [options, resolved] = await Promise.all([loadFilterOptions(db), resolveHumanScope(db, filter)]);
+  const withLabels = resolved.campaigns.find((c) => c.count > 0);
+  return {
+    filter,
+    options: {
+      agents: options.agents,
+      toolkits: options.toolkits,
+      // Count = submitted labels, the number that matters here.
+      campaigns: resolved.campaigns.map((c) => ({ value: c.value, label: `${c.label} — ${c.count.toLocaleString("en-US")} labels`, count: undefined })),
+      evaluators: resolved.scope?.evaluators ?? [],
+    },
+    defaultCampaign: withLabels ? { id: withLabels.value, name: withLabels.label } : null,
+    scope: resolved.scope,
+    ...(resolved.scope ? {} : { missing: resolved.missing, missingCampaignName: resolved.campaignName }),
+  };
+}
+
+export interface AgreementPanel extends HumanPanelBase {
+  evaluatorVsHuman: EvaluatorVsHuman | null;
+  human: HumanAgreement | null;
+}
+
+export async function loadAgreementPanel(db: Db, filter: DashboardFilter): Promise<AgreementPanel> {
+  const b = await base(db, filter);
+  if (!b.scope) return { ...b, evaluatorVsHuman: null, human: null };
+  const [evh, human] = await Promise.all([evaluatorVsHuman(db, b.scope), humanAgreement(db, b.scope)]);
+  return { ...b, evaluatorVsHuman: evh, human };
+}
+
+export interface FailuresPanel extends HumanPanelBase {
+  report: FailureReport | null;
+}
+
+export async function loadFailuresPanel(db: Db, filter: DashboardFilter): Promise<FailuresPanel> {
+  const b = await base(db, filter);
+  return { ...b, report: b.scope ? await failureReport(db, b.scope) : null };
+}
+
+export interface EmulatorPanel extends HumanPanelBase {
+  report: EmulatorQualityReport | null;
+}
+
+export async function loadEmulatorPanel(db: Db, filter: DashboardFilter): Promise<EmulatorPanel> {
+  const b = await base(db, filter);
+  return { ...b, report: b.scope ? await emulatorQualityReport(db, b.scope) : null };
+}
