@@ -182,10 +182,10 @@ export function ImportWizard({ preview, apply }: Props) {
         <div className="flex flex-wrap items-center gap-3">
           <button type="button" disabled={busy} onClick={() => fileInput.current?.click()} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50">Choose files…</button>
           <button type="button" disabled={busy} onClick={() => folderInput.current?.click()} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50">Choose a folder…</button>
-          <input ref={fileInput} type="file" multiple accept=".json,.jsonl" className="sr-only" aria-label="Files to upload" data-testid="import-files"
+          <input ref={fileInput} type="file" multiple accept=".json,.jsonl,.zip" className="sr-only" aria-label="Files to upload" data-testid="import-files"
             onChange={(e) => { setFiles([...(e.target.files ?? [])]); setStage({ kind: "idle" }); }} />
           <input ref={folderInput} type="file" multiple className="sr-only" aria-label="Folder to upload"
-            onChange={(e) => { setFiles([...(e.target.files ?? [])].filter((f) => /\.jsonl?$/i.test(f.name))); setStage({ kind: "idle" }); }} />
+            onChange={(e) => { setFiles([...(e.target.files ?? [])].filter((f) => /\.(jsonl?|zip)$/i.test(f.name))); setStage({ kind: "idle" }); }} />
           <span className="text-sm text-slate-600">
             {files.length ? `${files.length} file${files.length === 1 ? "" : "s"}, ${totalMb.toFixed(1)} MB` : "No files chosen yet."}
           </span>

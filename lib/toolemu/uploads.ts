@@ -10,6 +10,7 @@ import path from "node:path";
 import { dataDir } from "@/lib/db/embedded";
 import { AppError } from "@/lib/errors";
 import type { SourceFile } from "./read";
+import { extractZip } from "./unzip";
 
 const MAX_AGE_MS = 24 * 60 * 60_000;
 const ID = /^[0-9a-f-]{36}$/;
@@ -27,8 +28,8 @@ export function safeRelativeName(name: string): string {
 }
 
 export async function saveUpload(files: File[]): Promise<string> {
-  const usable = files.filter((f) => /\.jsonl?$/i.test(f.name));
-  if (!usable.length) throw new AppError("Choose .json or .jsonl files (toolkits, cases, trajectories and their _eval_ companions).", 400);
+  const usable = files.filter((f) => /\.(jsonl?|zip)$/i.test(f.name));
+  if (!usable.length) throw new AppError("Choose .json, .jsonl or .zip files (toolkits, cases, trajectories and their _eval_ companions).", 400);
   removeStaleUploads();
   const id = randomUUID();
   const dir = path.join(uploadsRoot(), id);
@@ -40,6 +41,13 @@ export async function saveUpload(files: File[]): Promise<string> {
       mkdirSync(path.dirname(target), { recursive: true });
       // Streamed to disk: a large trajectory file never sits whole in memory.
       await pipeline(Readable.fromWeb(f.stream() as never), createWriteStream(target));
+      if (/\.zip$/i.test(rel)) {
+        // Unpacked beside the other files; the archive itself is not kept.
+        await extractZip(target, path.join(dir, rel.replace(/\.zip$/i, ""))).catch((e) => {
+          throw new AppError((e as Error).message, 400);
+        });
+        rmSync(target);
+      }
     }
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });

@@ -13,7 +13,7 @@ export default async function ImportPage() {
     <>
       <PageHeader
         title="Import ToolEmu data"
-        description="Upload toolkit specifications (JSON array), test cases (JSON array) and trajectory files (JSONL) with their _eval_agent_safe / _eval_agent_help_ignore_safety companions. Everything is checked first; nothing is written unless all of it is valid, and you confirm what will change."
+        description="Upload toolkit specifications (JSON array), test cases (JSON array) and trajectory files (JSONL) with their _eval_agent_safe / _eval_agent_help_ignore_safety companions — as files, a folder or a .zip. Everything is checked first; nothing is written unless all of it is valid, and you confirm what will change."
       />
       <ImportWizard preview={previewImportAction} apply={applyImportAction} />
       <section className="mt-10 max-w-3xl text-sm text-slate-600">
