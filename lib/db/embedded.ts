@@ -6,6 +6,7 @@ import { mkdirSync, openSync, closeSync, writeFileSync, readFileSync, rmSync, ex
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { installBatchQueue } from "./pglite-queue";
 
 export const DEFAULT_DATA_DIR = ".data";
 
@@ -119,6 +120,7 @@ export async function startEmbedded(
     port: opts.port ?? 0,
     maxConnections: 64,
   });
+  installBatchQueue(server, db);
   try {
     await server.start();
   } catch (e) {
