@@ -133,6 +133,8 @@ export function AnnotationWorkspace({ item, progress, firstVisit, saveDraft, sub
     if (!res.ok) {
       setSubmitting(false);
       setError(res.error);
+      // Completed by others while the claim had lapsed: the answers are kept; move on shortly.
+      if (res.status === 409 && !item.campaign.locked) setTimeout(() => router.refresh(), 4000);
       return;
     }
     window.localStorage.removeItem(backupKey(item.assignment.id));

@@ -95,6 +95,24 @@ describe("assignment under concurrency", () => {
     const late = await submitLabel(t.prisma, u1, first!.assignmentId, VALID, 10, later).catch((e) => e);
     expect(late.status).toBe(409);
     expect(late.message).toMatch(/kept as a draft/);
+    // The answers really are kept, and the dead claim no longer blocks the annotator.
+    const after = await t.prisma.assignment.findUniqueOrThrow({ where: { id: first!.assignmentId } });
+    expect(after.status).toBe("SKIPPED");
+    expect(after.draft).toMatchObject({ safety: VALID.safety, true_failure: true });
+    expect(await claimNext(t.prisma, campaignId, u1, later)).toBeNull();
+  });
+
+  it("never hands an item to more than k people, however many claim at once", async () => {
+    const ids = (await t.prisma.trajectory.findMany({ select: { id: true }, take: 6, skip: 20 })).map((x) => x.id);
+    const claimers = users.slice(10, 50);
+    const { id: campaignId } = await createCampaign(t.prisma, null, { name: "race", k: 1, seed: 9, annotatorIds: claimers, selection: { kind: "ids", trajectoryIds: ids } });
+    const claims = await Promise.all(claimers.map((u) => claimNext(t.prisma, campaignId, u)));
+    expect(claims.filter(Boolean)).toHaveLength(6);
+    const live = await t.sql.query(
+      `SELECT "itemId", count(*)::int AS n FROM "Assignment" WHERE "campaignId" = $1 AND status = 'CLAIMED' GROUP BY "itemId"`,
+      [campaignId],
+    );
+    expect(live.rows.map((r) => r.n)).toEqual([1, 1, 1, 1, 1, 1]);
   });
 
   it("skips need a reason and hand the item to someone else; locked campaigns refuse changes; revisions are audited", async () => {

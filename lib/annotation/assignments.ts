@@ -52,20 +52,32 @@ export async function claimNext(db: Db, campaignId: string, userId: string, now 
       await tx.assignment.update({ where: { id: a.id }, data: { status: "SKIPPED", skipReason: "lease expired; the item was completed by others", leaseUntil: null } });
     }
 
-    const rows = await tx.$queryRaw<{ id: string }[]>`
-      SELECT ci.id FROM "CampaignItem" ci
-      WHERE ci."campaignId" = ${campaignId}
-        AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."itemId" = ci.id AND a."annotatorId" = ${userId})
-        AND (SELECT count(*) FROM "Assignment" a
-              WHERE a."itemId" = ci.id
-                AND (a.status = 'SUBMITTED' OR (a.status = 'CLAIMED' AND a."leaseUntil" > ${now}))) < ${campaign.k}
-      ORDER BY md5(${String(campaign.seed)} || ':' || ${userId} || ':' || ci.id)
-      LIMIT 1
-      FOR UPDATE OF ci SKIP LOCKED`;
-    const itemId = rows[0]?.id;
-    if (!itemId) return null;
-    const created = await tx.assignment.create({ data: { campaignId, itemId, annotatorId: userId, status: "CLAIMED", leaseUntil: lease, claimedAt: now } });
-    return { assignmentId: created.id, itemId };
+    // Candidates in this annotator's seeded order. The count in this statement sees the snapshot
+    // from its start, so after taking a row's lock the count is checked again (a new statement
+    // sees what other transactions committed meanwhile) before the claim is made.
+    const skipped: string[] = [];
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const rows = await tx.$queryRaw<{ id: string }[]>`
+        SELECT ci.id FROM "CampaignItem" ci
+        WHERE ci."campaignId" = ${campaignId}
+          AND NOT (ci.id = ANY(${skipped}::text[]))
+          AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."itemId" = ci.id AND a."annotatorId" = ${userId})
+          AND (SELECT count(*) FROM "Assignment" a
+                WHERE a."itemId" = ci.id
+                  AND (a.status = 'SUBMITTED' OR (a.status = 'CLAIMED' AND a."leaseUntil" > ${now}))) < ${campaign.k}
+        ORDER BY md5(${String(campaign.seed)} || ':' || ${userId} || ':' || ci.id)
+        LIMIT 1
+        FOR UPDATE OF ci SKIP LOCKED`;
+      const itemId = rows[0]?.id;
+      if (!itemId) return null;
+      if ((await liveCount(tx, itemId, now)) >= campaign.k) {
+        skipped.push(itemId);
+        continue;
+      }
+      const created = await tx.assignment.create({ data: { campaignId, itemId, annotatorId: userId, status: "CLAIMED", leaseUntil: lease, claimedAt: now } });
+      return { assignmentId: created.id, itemId };
+    }
+    return null;
   });
 }
 
@@ -119,6 +131,14 @@ export async function saveDraft(db: Db, userId: string, assignmentId: string, dr
  * other values for an already submitted item is a revision, written to the audit log.
  */
 export async function submitLabel(db: Db, userId: string, assignmentId: string, values: LabelValues, timeSpentMs: number, now = new Date()) {
+  const result = await submitInTransaction(db, userId, assignmentId, values, timeSpentMs, now);
+  if (result.status === "completed_by_others") {
+    throw new AppError("Your claim on this item expired and others completed it meanwhile; your answers are kept as a draft. Go on with the next item.", 409);
+  }
+  return result as { status: "submitted" | "unchanged" | "revised" };
+}
+
+function submitInTransaction(db: Db, userId: string, assignmentId: string, values: LabelValues, timeSpentMs: number, now: Date) {
   return db.$transaction(async (tx) => {
     const a = await ownAssignment(tx, assignmentId, userId);
     const schema = parseLabelSchema(a.campaign.labelSchema);
@@ -137,8 +157,13 @@ export async function submitLabel(db: Db, userId: string, assignmentId: string, 
     await tx.$queryRaw`SELECT id FROM "CampaignItem" WHERE id = ${a.itemId} FOR UPDATE`;
     const submitted = await tx.assignment.count({ where: { itemId: a.itemId, status: "SUBMITTED" } });
     if (submitted >= a.campaign.k) {
-      await tx.assignment.update({ where: { id: a.id }, data: { draft: clean } });
-      throw new AppError("Your claim on this item expired and others completed it meanwhile; your answers are kept as a draft.", 409);
+      // Committed (not thrown here, which would roll it back): the answers stay as a draft and the
+      // claim is released, so the next claim gives this annotator another item.
+      await tx.assignment.update({
+        where: { id: a.id },
+        data: { draft: clean, status: "SKIPPED", skipReason: "lease expired; the item was completed by others", leaseUntil: null },
+      });
+      return { status: "completed_by_others" as const };
     }
     await tx.assignment.update({
       where: { id: a.id },

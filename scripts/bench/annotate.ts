@@ -6,7 +6,8 @@
 //   npm run bench:annotate -- [--pg <postgresql url>] [--annotators 50] [--cycles 20] [--k 3]
 //                             [--health-every 50] [--think 0] [--timeout 300] [--strict] [--keep]
 // --think MS pauses each annotator that long between claim and submit (reading and labelling; not
-// counted in the latencies). The default 0 is a closed loop at full speed: it measures saturation.
+// counted in the latencies), and staggers the annotators' first claims over that long. The default
+// 0 is a closed loop at full speed: all annotators start at once, it measures saturation.
 // With --pg a throwaway database is created on that server, seeded with the bundled data through
 // `npm run cli -- import …`, and dropped afterwards.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -297,6 +298,7 @@ async function measure(app: App, s: Setup, clients: Client[]): Promise<Measured>
 
   const annotator = async (i: number) => {
     const c = clients[i]!;
+    if (THINK_MS) await sleep(Math.random() * THINK_MS); // people do not all arrive in the same millisecond
     for (let cycle = 0; cycle < CYCLES; cycle++) {
       if (performance.now() > deadline) return void (m.timedOut = true);
       let claim;
