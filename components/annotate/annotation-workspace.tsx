@@ -140,7 +140,7 @@ export function AnnotationWorkspace({ item, progress, firstVisit, saveDraft, sub
     window.localStorage.removeItem(backupKey(item.assignment.id));
     router.replace(`/annotate/${item.campaign.id}`);
     router.refresh();
-  }, [readOnly, submitting, missing, fields, submit, item.assignment.id, item.campaign.id, values, timeSpent, router]);
+  }, [readOnly, submitting, missing, fields, submit, item.assignment.id, item.campaign.id, item.campaign.locked, values, timeSpent, router]);
 
   const choose = useCallback(
     (f: LabelField, key: string) => {
