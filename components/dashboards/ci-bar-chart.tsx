@@ -115,7 +115,9 @@ export function CiBarChart({ data, series = [{ key: "value", name: "Value" }], t
           </BarChart>
         </ResponsiveContainer>
       </div>
-      <table className="sr-only">
+      {/* A table ignores the 1px width of sr-only and widens the page; the wrapper does not. */}
+      <div className="sr-only">
+      <table>
         <caption>{title ?? "Values with 95% confidence intervals"}</caption>
         <thead>
           <tr>
@@ -140,6 +142,7 @@ export function CiBarChart({ data, series = [{ key: "value", name: "Value" }], t
           ))}
         </tbody>
       </table>
+      </div>
       <p className="mt-1 text-xs text-slate-500">Whiskers: 95% bootstrap confidence interval. Hover a bar for n.</p>
     </figure>
   );

@@ -35,14 +35,13 @@ export interface HumanPanelBase {
 
 async function base(db: Db, filter: DashboardFilter): Promise<HumanPanelBase> {
   const [options, resolved] = await Promise.all([loadFilterOptions(db), resolveHumanScope(db, filter)]);
-  const withLabels = resolved.campaigns.find((c) => c.count > 0);
+  const withLabels = resolved.campaigns.find((c) => c.hasLabels);
   return {
     filter,
     options: {
       agents: options.agents,
       toolkits: options.toolkits,
-      // Count = submitted labels, the number that matters here.
-      campaigns: resolved.campaigns.map((c) => ({ value: c.value, label: `${c.label} — ${c.count.toLocaleString("en-US")} labels`, count: undefined })),
+      campaigns: resolved.campaigns.map((c) => ({ value: c.value, label: c.hasLabels ? c.label : `${c.label} (no labels yet)` })),
       evaluators: resolved.scope?.evaluators ?? [],
     },
     defaultCampaign: withLabels ? { id: withLabels.value, name: withLabels.label } : null,

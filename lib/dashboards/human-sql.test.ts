@@ -1,18 +1,21 @@
-// The SQL majority vote (both forms) against the reference tie-break, on the database.
+// The SQL majority vote (packed vote vectors, tie-break by md5) against the reference implementation, on the database.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
 import { Prisma } from "@/lib/db/generated/client";
 import { mulberry32 } from "@/lib/metrics";
 import {
   PACK_BITS,
-  majority,
-  packedCandidates,
-  pickTied,
+  anyTie,
+  binaryVote,
+  choiceSlotField,
+  pvColumns,
+  slotVote,
   tieBreakWinner,
   tieDigest,
-  uniqueMajority,
-  type Candidate,
+  winnerColumns,
+  type SlotField,
   type TieField,
+  type Vote,
 } from "./human-sql";
 
 let t: TestDatabase;
@@ -35,85 +38,59 @@ const rows = (n: number, width: number, seed: number) => {
   return Array.from({ length: n }, (_, i) => ({ item: `it_${i}_${Math.floor(rng() * 1e9).toString(36)}`, counts: Array.from({ length: width }, () => Math.floor(rng() * 4)) }));
 };
 
-function valuesTable(data: { item: string; counts: number[] }[], width: number): Prisma.Sql {
-  const cols = Array.from({ length: width }, (_, i) => `c${i}`).join(", ");
-  const body = Prisma.join(data.map((d) => Prisma.sql`(${d.item}::text, ${Prisma.join(d.counts.map((c) => Prisma.raw(String(c))))})`));
-  return Prisma.sql`(VALUES ${body}) v(item, ${Prisma.raw(cols)})`;
+const packed = (c: number[]) => c.reduce((p, x, i) => p + BigInt(x) * (1n << BigInt(PACK_BITS * i)), 0n);
+
+/** Runs the packed pipeline (distinct vectors → unique majority or tie mask → md5 pick) on rows. */
+async function majorities(data: { item: string; counts: number[] }[], votes: Vote[], seed: number, annotator?: string) {
+  const body = Prisma.join(data.map((d) => Prisma.sql`(${d.item}::text, ${Prisma.raw(packed(d.counts).toString())}::bigint)`));
+  const ann = annotator === undefined ? undefined : Prisma.sql`${annotator}::text`;
+  return t.prisma.$queryRaw<Record<string, string | boolean | null>[]>`
+    WITH v AS (SELECT * FROM (VALUES ${body}) x(item, p)),
+    pv AS MATERIALIZED (SELECT d.p, ${pvColumns(votes, Prisma.sql`d.p`)} FROM (SELECT DISTINCT p FROM v) d),
+    items AS (SELECT v.item, pv.*, CASE WHEN ${anyTie(votes, "pv")} THEN ${tieDigest(seed, Prisma.sql`v.item`, ann)} END AS h FROM v JOIN pv ON pv.p = v.p OFFSET 0)
+    SELECT i.item, ${winnerColumns(votes, "i", Prisma.sql`i.h`)} FROM items i`;
 }
 
-describe("majority() per row", () => {
-  const cases: { field: TieField; labels: string[] }[] = [
-    { field: "safety", labels: ["0", "1", "2", "3"] },
-    { field: "helpfulness/binary", labels: ["0", "1"] },
-    { field: "true_failure", labels: ["false", "true"] },
-    { field: "emulator_realism", labels: ["none", "minor", "critical"] },
-  ];
-  for (const { field, labels } of cases) {
-    it(`${field}: same label as the reference for every item, incl. ties and "no votes"`, async () => {
-      const seed = 987654321;
-      const data = rows(400, labels.length, labels.length * 17);
-      const candidates: Candidate[] = labels.map((label, i) => ({ label, count: Prisma.raw(`v.c${i}`) }));
-      const m = majority(candidates, field, tieDigest(seed, Prisma.sql`v.item`));
-      const got = await t.prisma.$queryRaw<{ item: string; label: string | null; tie: boolean }[]>`
-        SELECT v.item, ${m.label} AS label, ${m.tie} AS tie FROM ${valuesTable(data, labels.length)}`;
-      const byItem = new Map(got.map((g) => [g.item, g]));
-      let ties = 0;
-      for (const d of data) {
-        const g = byItem.get(d.item)!;
-        expect(g.label).toBe(reference(d.counts, labels, seed, d.item, field));
-        const max = Math.max(...d.counts);
-        const isTie = max > 0 && d.counts.filter((c) => c === max).length > 1;
-        expect(g.tie).toBe(isTie);
-        if (isTie) ties++;
-      }
-      expect(ties).toBeGreaterThan(20);
-    });
-  }
+describe("the packed majority", () => {
+  // Slots: safety 0–3 (score field), true_failure 4–5, realism 6–8 — 9 slots, like the real layouts.
+  const safety: SlotField = { field: "safety", key: "safety", labels: ["0", "1", "2", "3"], values: [], offset: 0 };
+  const tf = choiceSlotField("true_failure", ["false", "true"], 4);
+  const realism = choiceSlotField("emulator_realism", ["none", "minor", "critical"], 6);
+  const votes = [slotVote("s", safety), binaryVote("sb", safety), slotVote("tf", tf), slotVote("re", realism)];
+  const expected = (d: { item: string; counts: number[] }, seed: number, without?: string) => {
+    const c = d.counts;
+    return {
+      ms: reference(c.slice(0, 4), ["0", "1", "2", "3"], seed, d.item, "safety", without),
+      msb: reference([c[0]! + c[1]!, c[2]! + c[3]!], ["0", "1"], seed, d.item, "safety/binary", without),
+      mtf: reference(c.slice(4, 6), ["false", "true"], seed, d.item, "true_failure", without),
+      mre: reference(c.slice(6, 9), ["none", "minor", "critical"], seed, d.item, "emulator_realism", without),
+    };
+  };
+
+  it("gives the reference label for every item and field, incl. ties and items without votes", async () => {
+    const seed = 987654321;
+    const data = rows(500, 9, 17);
+    const got = await majorities(data, votes, seed);
+    let ties = 0;
+    for (const g of got) {
+      const d = data.find((x) => x.item === g.item)!;
+      expect({ ms: g.ms, msb: g.msb, mtf: g.mtf, mre: g.mre }).toEqual(expected(d, seed));
+      const c = d.counts.slice(0, 4);
+      const max = Math.max(...c);
+      expect(g.ts).toBe(max > 0 && c.filter((x) => x === max).length > 1);
+      if (g.ts) ties++;
+    }
+    expect(got).toHaveLength(500);
+    expect(ties).toBeGreaterThan(50);
+  });
 
   it("leave-one-out digests include the annotator", async () => {
     const seed = 5;
-    const data = rows(200, 4, 99);
-    const candidates: Candidate[] = ["0", "1", "2", "3"].map((label, i) => ({ label, count: Prisma.raw(`v.c${i}`) }));
-    const m = majority(candidates, "safety", tieDigest(seed, Prisma.sql`v.item`, Prisma.sql`'ann_1'`));
-    const got = await t.prisma.$queryRaw<{ item: string; label: string | null }[]>`SELECT v.item, ${m.label} AS label FROM ${valuesTable(data, 4)}`;
+    const data = rows(300, 9, 99);
+    const got = await majorities(data, votes, seed, "ann_1");
     for (const g of got) {
       const d = data.find((x) => x.item === g.item)!;
-      expect(g.label).toBe(reference(d.counts, ["0", "1", "2", "3"], seed, d.item, "safety", "ann_1"));
-    }
-  });
-});
-
-describe("the packed form", () => {
-  it("decodes vote vectors and picks the same winners as the reference", async () => {
-    const seed = 4242;
-    const data = rows(400, 8, 7); // safety counts (slot 0) and helpfulness counts (slot 1)
-    const packed = (c: number[]) => c.reduce((p, x, i) => p + BigInt(x) * (1n << BigInt(PACK_BITS * i)), 0n);
-    const body = Prisma.join(data.map((d) => Prisma.sql`(${d.item}::text, ${Prisma.raw(packed(d.counts).toString())}::bigint)`));
-    const fields = [
-      { field: "safety", slot: 0, scale: "score" },
-      { field: "helpfulness", slot: 1, scale: "score" },
-      { field: "safety/binary", slot: 0, scale: "binary" },
-      { field: "helpfulness/binary", slot: 1, scale: "binary" },
-    ] as const;
-    const cols = fields.map((f, k) => {
-      const cands = packedCandidates(Prisma.sql`v.p`, f.slot, f.scale);
-      const u = uniqueMajority(cands);
-      const winner = pickTied(cands.map((c) => c.label), u.tiedMask, tieDigest(seed, Prisma.sql`v.item`), f.field);
-      return Prisma.sql`(CASE WHEN ${u.tiedMask} = 0 THEN ${u.label} ELSE ${winner} END) AS ${Prisma.raw(`m${k}`)}`;
-    });
-    const got = await t.prisma.$queryRaw<Record<string, string | null>[]>`
-      SELECT v.item, ${Prisma.join(cols)} FROM (VALUES ${body}) v(item, p)`;
-    for (const g of got) {
-      const d = data.find((x) => x.item === g.item)!;
-      const s = d.counts.slice(0, 4);
-      const h = d.counts.slice(4, 8);
-      const bin = (c: number[]) => [c[0]! + c[1]!, c[2]! + c[3]!];
-      expect([g.m0, g.m1, g.m2, g.m3]).toEqual([
-        reference(s, ["0", "1", "2", "3"], seed, d.item, "safety"),
-        reference(h, ["0", "1", "2", "3"], seed, d.item, "helpfulness"),
-        reference(bin(s), ["0", "1"], seed, d.item, "safety/binary"),
-        reference(bin(h), ["0", "1"], seed, d.item, "helpfulness/binary"),
-      ]);
+      expect({ ms: g.ms, msb: g.msb, mtf: g.mtf, mre: g.mre }).toEqual(expected(d, seed, "ann_1"));
     }
   });
 });

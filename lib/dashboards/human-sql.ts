@@ -20,10 +20,8 @@
 //   (`tieBreakWinner` is the reference implementation, used by the tests). md5 is only evaluated
 //   for items that tie (one digest per tied item serves all its fields).
 //
-// Two SQL forms compute the same majority: `majority` (a CASE per row over per-label count
-// columns — used by the leave-one-out, failure and emulator queries) and the packed form
-// (`packedScore` / `uniqueMajority` / `pickTied`) of the evaluator-vs-human query, where an item's
-// votes are ONE bigint and the majority is worked out once per DISTINCT vote vector.
+// The votes are counted as packed vectors (one bigint per item, see "Packed vote vectors" below),
+// and the majority is worked out once per DISTINCT vector, then the tie-break per tied item.
 import "server-only";
 import { createHash } from "node:crypto";
 import { Prisma } from "@/lib/db/generated/client";
@@ -125,6 +123,103 @@ export interface Candidate {
   readonly count: Prisma.Sql;
 }
 
+/** A 0..3 score → its binarized class 0 | 1 (NULL stays NULL). */
+export function binaryOf(score: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(CASE WHEN ${score} IS NULL THEN NULL WHEN ${score} >= ${int(BINARY_THRESHOLD)} THEN 1 ELSE 0 END)`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Packed vote vectors.
+//
+// Per item, the votes for every label of every field are summed into ONE bigint: label l of a field
+// whose slots start at `offset` adds 1 << (PACK_BITS · (offset + l)). One sum() per item is much
+// cheaper than a filtered count per label, and the majority only depends on the vector, so it is
+// worked out once per DISTINCT vector (a few hundred) in a small materialized table (`pvColumns`)
+// instead of once per item; only items that tie evaluate md5 (`winnerColumns`). Leave-one-out
+// votes subtract the annotator's own increment from the item's vector. PACK_BITS = 5 holds up to
+// 31 votes per label; an item has at most k ≤ 20 labels (the campaign schema's limit, enforced on
+// submit), and the queries refuse k > 31. At most 12 slots fit (60 bits).
+export const PACK_BITS = 5;
+export const MAX_PACKED_VOTES = 2 ** PACK_BITS - 1;
+const MAX_SLOTS = 12;
+
+/** A field counted in slots offset … offset + labels.length − 1 of the packed vector. */
+export interface SlotField {
+  field: TieField;
+  /** Key in the label JSON. */
+  key: string;
+  /** Candidate labels in the field's order (what the majority returns, as text). */
+  labels: string[];
+  /** JSON value → index into labels. */
+  values: { value: string; index: number }[];
+  offset: number;
+}
+
+/** A 0..3 score field (safety, helpfulness): the campaign's schema maps each choice to its score. */
+export function scoreSlotField(schema: LabelSchema, key: "safety" | "helpfulness", offset: number): SlotField {
+  return {
+    field: key,
+    key,
+    labels: SCORE_LABELS.map(String),
+    values: scoredOptions(schema, key).map((o) => ({ value: o.value, index: SCORE_LABELS.indexOf(o.score) })),
+    offset,
+  };
+}
+
+/** A field whose JSON values are its labels (severities; true_failure's 'false' / 'true'). */
+export function choiceSlotField(field: TieField, labels: string[], offset: number): SlotField {
+  return { field, key: field, labels, values: labels.map((value, index) => ({ value, index })), offset };
+}
+
+/** One label row's packed increment (bigint): the sum over the fields of its slot's bit. */
+export function packedIncrement(fields: readonly SlotField[], json: Prisma.Sql = Prisma.sql`a."values"`): Prisma.Sql {
+  const slots = Math.max(0, ...fields.map((f) => f.offset + f.labels.length));
+  if (slots > MAX_SLOTS) throw new RangeError(`${slots} slots do not fit a packed vector`);
+  const parts = fields.map((f) => {
+    if (!f.values.length) return Prisma.sql`0::bigint`;
+    const whens = f.values.map((v) => Prisma.sql`WHEN ${v.value}::text THEN ${int(2 ** (PACK_BITS * (f.offset + v.index)))}::bigint`);
+    // ->> turns a JSON boolean into 'true' / 'false', a string into itself.
+    return Prisma.sql`(CASE ${json}->>${f.key}::text ${Prisma.join(whens, " ")} ELSE 0::bigint END)`;
+  });
+  return Prisma.sql`(${Prisma.join(parts, " + ")})`;
+}
+
+function slotCount(col: Prisma.Sql, slot: number): Prisma.Sql {
+  return Prisma.sql`((${col} >> ${int(PACK_BITS * slot)}) & ${int(MAX_PACKED_VOTES)})`;
+}
+
+/** The candidates of a slot field, counted from a packed column. */
+export function slotCandidates(col: Prisma.Sql, f: SlotField): Candidate[] {
+  return f.labels.map((label, i) => ({ label, count: slotCount(col, f.offset + i) }));
+}
+
+/** The binarized candidates of a 0..3 score field (score ≥ 2 → '1'): every label binarized, then the vote. */
+export function binaryCandidates(col: Prisma.Sql, f: SlotField): Candidate[] {
+  const sum = (pred: (x: number) => boolean) =>
+    Prisma.sql`(${Prisma.join(SCORE_LABELS.flatMap((x, i) => (pred(x) ? [slotCount(col, f.offset + i)] : [])), " + ")})`;
+  return [
+    { label: "0", count: sum((x) => x < BINARY_THRESHOLD) },
+    { label: "1", count: sum((x) => x >= BINARY_THRESHOLD) },
+  ];
+}
+
+/** One vote to take per item: a column alias, its tie-break part, its candidates from a packed column. */
+export interface Vote {
+  alias: string;
+  field: TieField;
+  candidates: (col: Prisma.Sql) => Candidate[];
+}
+
+export function slotVote(alias: string, f: SlotField): Vote {
+  return { alias, field: f.field, candidates: (col) => slotCandidates(col, f) };
+}
+
+export function binaryVote(alias: string, f: SlotField): Vote {
+  const field = `${f.field}/binary` as TieField;
+  if (!(field in TIE_FIELDS)) throw new RangeError(`${f.field} has no binarized form`);
+  return { alias, field, candidates: (col) => binaryCandidates(col, f) };
+}
+
 /**
  * For a vote vector: the majority label when it is unique (NULL otherwise, and when nobody voted)
  * and the bitmask of the candidates that tie for the most votes (0 when unique or no votes).
@@ -141,84 +236,32 @@ export function uniqueMajority(candidates: readonly Candidate[]): { label: Prism
   };
 }
 
-/**
- * The majority label (as text; NULL when no candidate has a vote) and whether the seed had to
- * break a tie, as SQL expressions over the candidates' counts, evaluated per row. `digest` is the
- * item's tie digest (tieDigest); it is only evaluated when the row ties.
- */
-export function majority(candidates: readonly Candidate[], field: TieField, digest: Prisma.Sql): { label: Prisma.Sql; tie: Prisma.Sql } {
-  const m = uniqueMajority(candidates);
-  const labels = candidates.map((c) => c.label);
-  return {
-    label: Prisma.sql`(CASE WHEN ${m.tiedMask} = 0 THEN ${m.label} ELSE ${pickTied(labels, m.tiedMask, digest, field)} END)`,
-    tie: Prisma.sql`(${m.tiedMask} <> 0)`,
-  };
-}
-
-/** `count(*) FILTER (WHERE <col> = l)::int AS <p>l` for the 0..3 labels. */
-export function scoreCounts(prefix: string, col: string): Prisma.Sql {
+/** Columns of the per-distinct-vector table: m<alias> (unique majority or NULL), t<alias> (tie mask). */
+export function pvColumns(votes: readonly Vote[], col: Prisma.Sql): Prisma.Sql {
   return Prisma.join(
-    SCORE_LABELS.map((l) => Prisma.sql`count(*) FILTER (WHERE ${Prisma.raw(col)} = ${int(l)})::int AS ${Prisma.raw(prefix + l)}`),
-    ", ",
+    votes.map((v) => {
+      const m = uniqueMajority(v.candidates(col));
+      return Prisma.sql`${m.label} AS ${Prisma.raw(`m${v.alias}`)}, ${m.tiedMask} AS ${Prisma.raw(`t${v.alias}`)}`;
+    }),
   );
 }
 
-/** Candidates on the 0..3 scale from count columns (optionally minus an own label: leave-one-out). */
-export function scoreCandidates(table: string, prefix: string, minusOwn?: Prisma.Sql): Candidate[] {
-  return SCORE_LABELS.map((l) => ({
-    label: String(l),
-    count: minusOwn
-      ? Prisma.sql`(${Prisma.raw(`${table}.${prefix}${l}`)} - (${minusOwn} IS NOT DISTINCT FROM ${int(l)})::int)`
-      : Prisma.raw(`${table}.${prefix}${l}`),
-  }));
+/** `t<a> <> 0 OR …` over a table with pvColumns: does anything tie? */
+export function anyTie(votes: readonly Vote[], table: string): Prisma.Sql {
+  return Prisma.join(votes.map((v) => Prisma.raw(`${table}.t${v.alias} <> 0`)), " OR ");
 }
 
-/** Candidates on the binarized scale (score ≥ 2 → '1'): binarize every rating, then vote. */
-export function binaryCandidates(table: string, prefix: string, minusOwn?: Prisma.Sql): Candidate[] {
-  const sum = (pred: (l: number) => boolean, cls: number) => {
-    const cols = SCORE_LABELS.filter(pred).map((l) => Prisma.raw(`${table}.${prefix}${l}`));
-    const total = Prisma.sql`(${Prisma.join(cols, " + ")})`;
-    return minusOwn ? Prisma.sql`(${total} - (${binaryOf(minusOwn)} IS NOT DISTINCT FROM ${int(cls)})::int)` : total;
-  };
-  return [
-    { label: "0", count: sum((l) => l < BINARY_THRESHOLD, 0) },
-    { label: "1", count: sum((l) => l >= BINARY_THRESHOLD, 1) },
-  ];
-}
-
-/** A 0..3 score → its binarized class 0 | 1 (NULL stays NULL). */
-export function binaryOf(score: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`(CASE WHEN ${score} IS NULL THEN NULL WHEN ${score} >= ${int(BINARY_THRESHOLD)} THEN 1 ELSE 0 END)`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Packed vote vectors (the fast path of the evaluator-vs-human query).
-//
-// Per item, the votes for the four safety scores and the four helpfulness scores are summed into
-// ONE bigint: label l of slot s adds 1 << (PACK_BITS · (4s + l)). One sum() per item is much
-// cheaper than eight filtered counts, and the majority only depends on the vector, so it is
-// worked out once per DISTINCT vector (a few hundred) in a small materialized table, not per item.
-// PACK_BITS = 6 holds up to 63 votes per label; an item has at most k ≤ 20 labels (the campaign
-// schema's limit, enforced on submit), and evaluatorVsHuman refuses k > 63.
-export const PACK_BITS = 6;
-export const MAX_PACKED_VOTES = 2 ** PACK_BITS - 1;
-
-/** The packed increment of one label row for a score field in slot `slot` (0: bits 0–23, 1: bits 24–47). */
-export function packedScore(schema: LabelSchema, key: string, slot: number): Prisma.Sql {
-  const options = scoredOptions(schema, key);
-  if (!options.length) return Prisma.sql`0::bigint`;
-  const shift = (score: number) => PACK_BITS * (SCORE_LABELS.length * slot + SCORE_LABELS.indexOf(score));
-  const whens = options.map((o) => Prisma.sql`WHEN ${o.value}::text THEN ${int(2 ** shift(o.score))}::bigint`);
-  return Prisma.sql`(CASE a."values"->>${key}::text ${Prisma.join(whens, " ")} ELSE 0::bigint END)`;
-}
-
-/** Candidates of a packed slot on the 0..3 scale or the binarized one (binarize, then vote). */
-export function packedCandidates(col: Prisma.Sql, slot: number, scale: "score" | "binary"): Candidate[] {
-  const counts = SCORE_LABELS.map((_, l) => Prisma.sql`((${col} >> ${int(PACK_BITS * (SCORE_LABELS.length * slot + l))}) & ${int(MAX_PACKED_VOTES)})`);
-  if (scale === "score") return SCORE_LABELS.map((label, l) => ({ label: String(label), count: counts[l]! }));
-  const sum = (pred: (x: number) => boolean) => Prisma.sql`(${Prisma.join(SCORE_LABELS.flatMap((x, l) => (pred(x) ? [counts[l]!] : [])), " + ")})`;
-  return [
-    { label: "0", count: sum((x) => x < BINARY_THRESHOLD) },
-    { label: "1", count: sum((x) => x >= BINARY_THRESHOLD) },
-  ];
+/**
+ * The majorities of a row that carries pvColumns and a tie digest column: m<alias> (text) and
+ * t<alias> (boolean: the seed broke a tie).
+ */
+export function winnerColumns(votes: readonly Vote[], table: string, digest: Prisma.Sql): Prisma.Sql {
+  return Prisma.join(
+    votes.map((v) => {
+      const labels = v.candidates(Prisma.sql`0`).map((c) => c.label);
+      const mask = Prisma.raw(`${table}.t${v.alias}`);
+      return Prisma.sql`(CASE WHEN ${mask} = 0 THEN ${Prisma.raw(`${table}.m${v.alias}`)} ELSE ${pickTied(labels, mask, digest, v.field)} END) AS ${Prisma.raw(`m${v.alias}`)},
+        (${mask} <> 0) AS ${Prisma.raw(`t${v.alias}`)}`;
+    }),
+  );
 }

@@ -8,7 +8,7 @@ import {
   type AnnotatedItem,
   type KappaVariant,
 } from "@/lib/metrics";
-import { alphaFromPatterns, alphaInterval, looFromPatterns, looInterval, type LooPattern, type UnitPattern } from "./human-stats";
+import { alphaFromPatterns, alphaInterval, looFromPatterns, looInterval, looIntervals, type LooPattern, type UnitPattern } from "./human-stats";
 
 /** Units (one rating per coder slot) → per-label count patterns. */
 function unitPatterns(units: (number | undefined)[][]): UnitPattern[] {
@@ -89,6 +89,12 @@ describe("leave-one-out κ from patterns", () => {
       const ci = looInterval(patterns, annotators.length, variant, { seed: 9, resamples: 300 });
       expect(ci.undefined).toBeFalsy();
       if (!ci.undefined) expect(ci.lower).toBeLessThanOrEqual(ci.upper);
+      if (variant === "quadratic") {
+        // Several variants on shared resamples = each variant alone with the same seed.
+        const many = looIntervals(patterns, annotators.length, ["categorical", "linear", "quadratic"], { seed: 9, resamples: 300 });
+        expect(many.quadratic).toEqual(ci);
+        expect(many.categorical).toEqual(looInterval(patterns, annotators.length, "categorical", { seed: 9, resamples: 300 }));
+      }
     }
   });
 });

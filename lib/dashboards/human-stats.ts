@@ -120,37 +120,60 @@ export function looFromPatterns(patterns: readonly LooPattern[], annotators: num
 
 /** Bootstrap CI of the mean leave-one-out κ, resampling items (as patterns). */
 export function looInterval(patterns: readonly LooPattern[], annotators: number, variant: KappaVariant, options: BootstrapOptions): ConfidenceInterval {
-  const labels = labelsFor(variant);
+  return looIntervals(patterns, annotators, [variant], options)[variant]!;
+}
+
+/**
+ * CIs of several variants on the SAME resamples (categorical, linear and quadratic share their
+ * patterns): one multinomial draw per resample serves all of them. All variants must share a
+ * label set (the 0..3 ones, or "binarized" alone).
+ */
+export function looIntervals(
+  patterns: readonly LooPattern[],
+  annotators: number,
+  variants: readonly KappaVariant[],
+  options: BootstrapOptions,
+): Partial<Record<KappaVariant, ConfidenceInterval>> {
+  const labels = labelsFor(variants[0]!);
+  if (variants.some((v) => labelsFor(v) !== labels)) throw new RangeError("variants on different label sets need separate patterns");
   const size = labels.length;
   const cells = compile(patterns, annotators, labels);
-  const kappa = kappaEvaluator(size, variant === "binarized" ? "categorical" : variant);
   const flat = new Float64Array(annotators * size * size);
   const one = new Float64Array(size * size);
+  // bootstrapCountsMany calls every statistic once per resample, in key order, on a reused
+  // buffer: the first call of each round accumulates the per-annotator matrices for all of them.
+  let calls = 0;
+  const fill = (resampled: Float64Array) => {
+    if (calls++ % variants.length !== 0) return;
+    flat.fill(0);
+    for (let k = 0; k < cells.length; k++) {
+      const w = resampled[k]!;
+      if (w === 0) continue;
+      for (const c of cells[k]!) flat[c]! += w;
+    }
+  };
+  const statistic = (variant: KappaVariant) => {
+    const kappa = kappaEvaluator(size, variant === "binarized" ? "categorical" : variant);
+    return (resampled: Float64Array) => {
+      fill(resampled);
+      let sum = 0;
+      let count = 0;
+      for (let a = 0; a < annotators; a++) {
+        for (let c = 0; c < size * size; c++) one[c] = flat[a * size * size + c]!;
+        const v = kappa(one);
+        if (v !== undefined) {
+          sum += v;
+          count++;
+        }
+      }
+      return count === 0 ? undefined : sum / count;
+    };
+  };
   return bootstrapCountsMany(
     patterns.map((p) => p.items),
-    {
-      value: (resampled) => {
-        flat.fill(0);
-        for (let k = 0; k < cells.length; k++) {
-          const w = resampled[k]!;
-          if (w === 0) continue;
-          for (const c of cells[k]!) flat[c]! += w;
-        }
-        let sum = 0;
-        let count = 0;
-        for (let a = 0; a < annotators; a++) {
-          for (let c = 0; c < size * size; c++) one[c] = flat[a * size * size + c]!;
-          const v = kappa(one);
-          if (v !== undefined) {
-            sum += v;
-            count++;
-          }
-        }
-        return count === 0 ? undefined : sum / count;
-      },
-    },
+    Object.fromEntries(variants.map((v) => [v, statistic(v)])) as Record<KappaVariant, (r: Float64Array) => number | undefined>,
     options,
-  ).value;
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -14,14 +14,18 @@
 //   emulatorQualityReport(db, scope)     → share free of critical issues / of any issue per aspect
 //                                           and per mode
 //
-// Everything is COUNTED IN THE DATABASE: the per-item majority is an SQL expression over per-item
-// vote counts (GROUP BY item; seeded md5 tie-break, see ./human-sql.ts), and what leaves the
-// database are label-pair counts (GROUP BY evaluator score, majority score), per-pair counts
-// (GROUP BY annotator pair, label pair), leave-one-out and α "patterns" (items that look alike,
-// GROUP BY pattern) and 2×2 / severity cell counts — never the labels themselves. κ, α, shares and
-// their bootstrap CIs are computed from those counts with lib/metrics (and ./human-stats.ts), so
-// the cost in memory and CPU is independent of the number of labels; the SQL is one statement per
-// panel section.
+// Everything is COUNTED IN THE DATABASE. Per item, the votes of all fields are summed into one
+// packed bigint (GROUP BY item); the majority is worked out once per DISTINCT vote vector, and the
+// seeded md5 tie-break once per tied item (see ./human-sql.ts). What leaves the database are
+// label-pair counts (GROUP BY evaluator score, majority score), per-pair counts (GROUP BY annotator
+// pair, label pair), leave-one-out and α "patterns" (items that look alike, GROUP BY pattern) and
+// 2×2 / severity cell counts — never the labels themselves. κ, α, shares and their bootstrap CIs
+// are computed from those counts with lib/metrics (and ./human-stats.ts). One SQL statement per
+// panel section, run with JIT off and enough work_mem to aggregate a campaign in memory.
+//
+// Scale (npm run bench:dashboard, 100,000 items × 3 labels): evaluatorVsHuman ≈ 0.6–0.9 s; the
+// human-vs-human section ≈ 5–8 s (leave-one-out patterns grow with the number of annotator
+// combinations) — fine for annotation-sized campaigns (thousands of labels: well under 1 s).
 //
 // Definitions (the "how is this computed" notes say the same):
 //   * a label's score comes from the campaign's stored label schema (safety: Certain No Risk 3 …
@@ -70,20 +74,23 @@ import {
 import type { DashboardFilter, EmulatorModeValue, FilterOption } from "./filters";
 import {
   MAX_PACKED_VOTES,
-  binaryCandidates,
+  PACK_BITS,
+  anyTie,
   binaryOf,
+  binaryVote,
+  choiceSlotField,
   labelScope,
-  majority,
-  packedCandidates,
-  packedScore,
-  pickTied,
-  scoreCandidates,
+  packedIncrement,
+  pvColumns,
   scoreCase,
-  scoreCounts,
+  scoreSlotField,
+  slotVote,
   tieDigest,
-  uniqueMajority,
+  winnerColumns,
+  type SlotField,
+  type Vote,
 } from "./human-sql";
-import { alphaFromPatterns, alphaInterval, looFromPatterns, looInterval, type LooPattern, type LooResult, type UnitPattern } from "./human-stats";
+import { alphaFromPatterns, alphaInterval, looFromPatterns, looIntervals, type LooPattern, type LooResult, type UnitPattern } from "./human-stats";
 
 export const HUMAN_RESAMPLES = 1000;
 /** Trajectories listed per cell (identified & true, identified only, …) and mode. */
@@ -105,20 +112,33 @@ const SEVERITIES = ["none", "minor", "critical"] as const;
 
 const ms = (t0: number) => performance.now() - t0;
 
+/**
+ * Runs one dashboard statement with per-statement planner settings (SET LOCAL, in a transaction):
+ * no JIT — PostgreSQL would compile these expression-heavy plans for ~0.2 s and win nothing back —
+ * and work_mem enough to aggregate one campaign's items in memory instead of sorting on disk.
+ */
+async function analytic<T>(db: Db, sql: Prisma.Sql): Promise<T> {
+  const [, rows] = await db.$transaction([
+    db.$queryRaw`SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true)`,
+    db.$queryRaw<T>(sql),
+  ]);
+  return rows;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Scope: campaign, evaluator, seed
 
 export interface CampaignOption extends FilterOption {
   label: string;
-  /** Submitted labels. */
-  count: number;
+  /** At least one submitted label. */
+  hasLabels: boolean;
   createdAt: Date;
 }
 
 export interface HumanScope {
   /** The filter with the campaign resolved. */
   filter: DashboardFilter & { campaign: string };
-  campaign: { id: string; name: string; k: number; pseudonymize: boolean; labels: number; schema: LabelSchema; defaulted: boolean };
+  campaign: { id: string; name: string; k: number; pseudonymize: boolean; schema: LabelSchema; defaulted: boolean };
   /** Unsigned 32-bit: the tie-break and the bootstrap use it; shown beside the numbers. */
   seed: number;
   /** Whose safety / helpfulness scores are compared; null when no evaluator scored the campaign's items. */
@@ -133,14 +153,15 @@ export type HumanScopeResult =
   | { scope: null; campaigns: CampaignOption[]; missing: "none" | "not-found" | "no-labels"; campaignName?: string };
 
 export async function resolveHumanScope(db: Db, filter: DashboardFilter): Promise<HumanScopeResult> {
-  const rows = await db.$queryRaw<{ id: string; name: string; createdAt: Date; labels: number }[]>`
+  // EXISTS, not count(*): one index probe per campaign, whatever its size.
+  const rows = await db.$queryRaw<{ id: string; name: string; createdAt: Date; has_labels: boolean }[]>`
     SELECT c.id, c.name, c."createdAt",
-           (SELECT count(*) FROM "Assignment" a WHERE a."campaignId" = c.id AND a.status = 'SUBMITTED')::int AS labels
+           EXISTS (SELECT 1 FROM "Assignment" a WHERE a."campaignId" = c.id AND a.status = 'SUBMITTED') AS has_labels
     FROM "Campaign" c ORDER BY c."createdAt" DESC, c.id`;
-  const campaigns: CampaignOption[] = rows.map((r) => ({ value: r.id, label: r.name, count: r.labels, createdAt: r.createdAt }));
-  const chosen = filter.campaign !== undefined ? campaigns.find((c) => c.value === filter.campaign) : campaigns.find((c) => c.count > 0);
+  const campaigns: CampaignOption[] = rows.map((r) => ({ value: r.id, label: r.name, hasLabels: r.has_labels, createdAt: r.createdAt }));
+  const chosen = filter.campaign !== undefined ? campaigns.find((c) => c.value === filter.campaign) : campaigns.find((c) => c.hasLabels);
   if (!chosen) return { scope: null, campaigns, missing: filter.campaign !== undefined ? "not-found" : "none" };
-  if (chosen.count === 0) return { scope: null, campaigns, missing: "no-labels", campaignName: chosen.label };
+  if (!chosen.hasLabels) return { scope: null, campaigns, missing: "no-labels", campaignName: chosen.label };
   const [campaign, evaluators] = await Promise.all([
     db.campaign.findUniqueOrThrow({ where: { id: chosen.value }, select: { id: true, name: true, k: true, pseudonymize: true, labelSchema: true } }),
     db.$queryRaw<{ value: string; n: number }[]>`
@@ -159,7 +180,6 @@ export async function resolveHumanScope(db: Db, filter: DashboardFilter): Promis
         name: campaign.name,
         k: campaign.k,
         pseudonymize: campaign.pseudonymize,
-        labels: chosen.count,
         schema: parseLabelSchema(campaign.labelSchema),
         defaulted: filter.campaign === undefined,
       },
@@ -217,13 +237,30 @@ function block(cells: { rater1: number; rater2: number; count: number }[], label
   return { confusion, summary: agreementSummary(confusion), intervals: agreementIntervals(confusion, { seed, resamples }), ties, n: confusion.n };
 }
 
-/** The four votes of the evaluator-vs-human table: field (tie-break part), packed slot, scale. */
-const EVH_FIELDS = [
-  { field: "safety", alias: "s", slot: 0, scale: "score" },
-  { field: "helpfulness", alias: "h", slot: 1, scale: "score" },
-  { field: "safety/binary", alias: "sb", slot: 0, scale: "binary" },
-  { field: "helpfulness/binary", alias: "hb", slot: 1, scale: "binary" },
-] as const;
+/** Safety in slots 0–3, helpfulness in slots 4–7 of the packed vector. */
+function scoreFields(scope: HumanScope): { safety: SlotField; helpfulness: SlotField } {
+  const schema = scope.campaign.schema;
+  return { safety: scoreSlotField(schema, "safety", 0), helpfulness: scoreSlotField(schema, "helpfulness", SCORE_LABELS.length) };
+}
+
+/** The four votes of the agreement tables: 0..3 and binarize-then-vote, safety and helpfulness. */
+function scoreVotes(scope: HumanScope): Vote[] {
+  const f = scoreFields(scope);
+  return [slotVote("s", f.safety), slotVote("h", f.helpfulness), binaryVote("sb", f.safety), binaryVote("hb", f.helpfulness)];
+}
+
+function checkK(scope: HumanScope): void {
+  if (scope.campaign.k > MAX_PACKED_VOTES) throw new RangeError(`k = ${scope.campaign.k} exceeds the ${MAX_PACKED_VOTES} votes a packed vector holds per label`);
+}
+
+/** Per item, its packed vote vector (safety and helpfulness): columns item, p. */
+export function packedVotesSql(scope: HumanScope): Prisma.Sql {
+  const f = scoreFields(scope);
+  return Prisma.sql`
+      SELECT a."itemId" AS item, sum(${packedIncrement([f.safety, f.helpfulness])})::bigint AS p
+      FROM "Assignment" a WHERE ${labelScope(scope.campaign.id, scope.filter)}
+      GROUP BY a."itemId"`;
+}
 
 /**
  * The one statement behind evaluatorVsHuman. It returns the joint counts of (evaluator safety,
@@ -237,31 +274,18 @@ const EVH_FIELDS = [
  */
 export function evaluatorVsHumanSql(scope: HumanScope): Prisma.Sql {
   const { seed, evaluator } = scope;
-  const schema = scope.campaign.schema;
   const ev = evaluator ?? "";
-  const col = (prefix: string, f: (typeof EVH_FIELDS)[number]) => Prisma.raw(`${prefix}${f.alias}`);
-  const pvCols = EVH_FIELDS.map((f) => {
-    const m = uniqueMajority(packedCandidates(Prisma.sql`d.p`, f.slot, f.scale));
-    return Prisma.sql`${m.label} AS ${col("m", f)}, ${m.tiedMask} AS ${col("t", f)}`;
-  });
-  const anyTie = Prisma.join(EVH_FIELDS.map((f) => Prisma.sql`pv.${col("t", f)} <> 0`), " OR ");
-  const outCols = EVH_FIELDS.map((f) => {
-    const labels = packedCandidates(Prisma.sql`0`, f.slot, f.scale).map((c) => c.label);
-    const mask = Prisma.sql`i.${col("t", f)}`;
-    return Prisma.sql`(CASE WHEN ${mask} = 0 THEN i.${col("m", f)} ELSE ${pickTied(labels, mask, Prisma.sql`i.h`, f.field)} END)::int AS ${col("m", f)},
-                      (${mask} <> 0) AS ${col("t", f)}`;
-  });
+  const votes = scoreVotes(scope);
   return Prisma.sql`
-    WITH votes AS (
-      SELECT a."itemId" AS item, sum(${packedScore(schema, "safety", 0)} + ${packedScore(schema, "helpfulness", 1)})::bigint AS p
-      FROM "Assignment" a WHERE ${labelScope(scope.campaign.id, scope.filter)}
-      GROUP BY a."itemId"),
-    pv AS MATERIALIZED (SELECT d.p, ${Prisma.join(pvCols)} FROM (SELECT DISTINCT p FROM votes) d),
+    WITH votes AS (${packedVotesSql(scope)}),
+    pv AS MATERIALIZED (SELECT d.p, ${pvColumns(votes, Prisma.sql`d.p`)} FROM (SELECT DISTINCT p FROM votes) d),
     items AS (
-      SELECT v.item, pv.*, CASE WHEN ${anyTie} THEN ${tieDigest(seed, Prisma.sql`v.item`)} END AS h
-      FROM votes v JOIN pv ON pv.p = v.p OFFSET 0)
-    SELECT es.score AS es, eh.score AS eh, ${Prisma.join(outCols)}, count(*)::int AS n
-    FROM items i JOIN "CampaignItem" ci ON ci.id = i.item
+      SELECT v.item, pv.*, CASE WHEN ${anyTie(votes, "pv")} THEN ${tieDigest(seed, Prisma.sql`v.item`)} END AS h
+      FROM votes v JOIN pv ON pv.p = v.p OFFSET 0),
+    m AS (SELECT i.item, ${winnerColumns(votes, "i", Prisma.sql`i.h`)} FROM items i)
+    SELECT es.score AS es, eh.score AS eh, m.ms::int AS ms, m.ts, m.mh::int AS mh, m.th, m.msb::int AS msb, m.tsb, m.mhb::int AS mhb, m.thb,
+           count(*)::int AS n
+    FROM m JOIN "CampaignItem" ci ON ci.id = m.item
     LEFT JOIN "Evaluation" es ON es."trajectoryId" = ci."trajectoryId" AND es.kind = 'SAFETY' AND es."evaluatorModel" = ${ev}
     LEFT JOIN "Evaluation" eh ON eh."trajectoryId" = ci."trajectoryId" AND eh.kind = 'HELPFULNESS' AND eh."evaluatorModel" = ${ev}
     GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10`;
@@ -273,8 +297,8 @@ export async function evaluatorVsHuman(db: Db, scope: HumanScope, opts: { resamp
   const t0 = performance.now();
   const resamples = opts.resamples ?? HUMAN_RESAMPLES;
   const { seed, evaluator } = scope;
-  if (scope.campaign.k > MAX_PACKED_VOTES) throw new RangeError(`k = ${scope.campaign.k} exceeds the ${MAX_PACKED_VOTES} votes a packed vector holds`);
-  const rows = await db.$queryRaw<EvhRow[]>(evaluatorVsHumanSql(scope));
+  checkK(scope);
+  const rows = await analytic<EvhRow[]>(db, evaluatorVsHumanSql(scope));
   const sqlMs = ms(t0);
   const part = (evaluatorScore: (r: EvhRow) => number | null, maj: (r: EvhRow) => number | null, tie: (r: EvhRow) => boolean, labels: readonly number[]) => {
     const cells = new Map<string, { rater1: number; rater2: number; count: number }>();
@@ -354,59 +378,77 @@ export interface HumanAgreement {
 }
 
 const ALPHA_LEVELS: AlphaLevel[] = ["nominal", "ordinal", "interval"];
-const LOO_VARIANTS: KappaVariant[] = ["categorical", "linear", "quadratic", "binarized"];
 
-export async function humanAgreement(db: Db, scope: HumanScope, opts: { resamples?: number } = {}): Promise<HumanAgreement> {
-  const t0 = performance.now();
-  const resamples = opts.resamples ?? HUMAN_RESAMPLES;
+/** The four statements behind humanAgreement (exported for diagnostics and the benchmark). */
+export function humanAgreementSql(scope: HumanScope): { annotators: Prisma.Sql; pairs: Prisma.Sql; loo: Prisma.Sql; alpha: Prisma.Sql } {
   const { seed } = scope;
+  checkK(scope);
   const lab = labelRows(scope, Prisma.sql`a."annotatorId" AS ann, ${scoreLabelColumns(scope)}`);
-  const votes = Prisma.sql`SELECT item, ${scoreCounts("s", "s")}, ${scoreCounts("h", "h")} FROM lab GROUP BY item`;
-
-  // Leave-one-out: the others' counts are the item's counts minus the annotator's own label.
-  const digest = tieDigest(seed, Prisma.sql`l.item`, Prisma.sql`l.ann`);
-  const ls = majority(scoreCandidates("v", "s", Prisma.sql`l.s`), "safety", digest);
-  const lh = majority(scoreCandidates("v", "h", Prisma.sql`l.h`), "helpfulness", digest);
-  const lsb = majority(binaryCandidates("v", "s", Prisma.sql`l.s`), "safety/binary", digest);
-  const lhb = majority(binaryCandidates("v", "h", Prisma.sql`l.h`), "helpfulness/binary", digest);
-
-  const [annotatorRows, pairRows, looRows, alphaRows] = await Promise.all([
-    db.$queryRaw<{ id: string; name: string; labels: number }[]>`
+  const f = scoreFields(scope);
+  const votes = scoreVotes(scope);
+  // Leave-one-out: the others' vote vector is the item's vector minus the annotator's own label.
+  const looLab = labelRows(scope, Prisma.sql`a."annotatorId" AS ann, ${scoreLabelColumns(scope)}, ${packedIncrement([f.safety, f.helpfulness])} AS x`);
+  return {
+    annotators: Prisma.sql`
       SELECT a."annotatorId" AS id, u.name, count(*) FILTER (WHERE ${labelScope(scope.campaign.id, scope.filter)})::int AS labels
       FROM "Assignment" a JOIN "User" u ON u.id = a."annotatorId"
       WHERE a."campaignId" = ${scope.campaign.id} AND a.status = 'SUBMITTED'
       GROUP BY a."annotatorId", u.name
       ORDER BY min(a."submittedAt"), a."annotatorId"`,
-    db.$queryRaw<{ a1: string; a2: string; field: string; r1: number; r2: number; n: number }[]>`
+    pairs: Prisma.sql`
       WITH lab AS (${lab})
       SELECT x.ann AS a1, y.ann AS a2, g.field, g.r1, g.r2, count(*)::int AS n
       FROM lab x JOIN lab y ON y.item = x.item AND y.ann > x.ann
       CROSS JOIN LATERAL (VALUES ('safety', x.s, y.s), ('helpfulness', x.h, y.h)) g(field, r1, r2)
       WHERE g.r1 IS NOT NULL AND g.r2 IS NOT NULL
       GROUP BY 1, 2, 3, 4, 5`,
-    db.$queryRaw<{ field: string; pattern: string; items: number; ties: number }[]>`
-      WITH lab AS (${lab}),
-      votes AS (${votes}),
-      loo AS (
-        SELECT l.item, l.ann, l.s, l.h,
-               ${ls.label} AS ms, ${ls.tie} AS ts, ${lh.label} AS mh, ${lh.tie} AS th,
-               ${lsb.label} AS msb, ${lsb.tie} AS tsb, ${lhb.label} AS mhb, ${lhb.tie} AS thb
-        FROM lab l JOIN votes v ON v.item = l.item),
-      entries AS (
-        SELECT loo.item, loo.ann, g.field, g.own, g.maj::int AS maj, g.tie
-        FROM loo CROSS JOIN LATERAL (VALUES ('safety', loo.s, loo.ms, loo.ts), ('helpfulness', loo.h, loo.mh, loo.th),
-                                            ('safety/binary', ${binaryOf(Prisma.sql`loo.s`)}, loo.msb, loo.tsb),
-                                            ('helpfulness/binary', ${binaryOf(Prisma.sql`loo.h`)}, loo.mhb, loo.thb)) g(field, own, maj, tie)
-        WHERE g.own IS NOT NULL AND g.maj IS NOT NULL),
+    // Patterns: per item and field, the sorted int[] of (annotator index · 16 + own · 4 + majority),
+    // then GROUP BY pattern. Annotator indexes come back as rows with field 'annotator'.
+    loo: Prisma.sql`
+      WITH lab AS MATERIALIZED (${looLab}),
+      anns AS MATERIALIZED (SELECT ann, (row_number() OVER (ORDER BY ann) - 1)::int AS ai FROM (SELECT DISTINCT ann FROM lab) x),
+      votes AS (SELECT item, sum(x)::bigint AS p FROM lab GROUP BY item),
+      loo AS MATERIALIZED (
+        SELECT l.item, l.ann, an.ai, l.s, l.h, v.p - l.x AS q
+        FROM lab l JOIN votes v ON v.item = l.item JOIN anns an ON an.ann = l.ann),
+      pv AS MATERIALIZED (SELECT d.q, ${pvColumns(votes, Prisma.sql`d.q`)} FROM (SELECT DISTINCT q FROM loo) d),
+      items AS MATERIALIZED (
+        SELECT loo.item, loo.ai, loo.s, loo.h, pv.*,
+               CASE WHEN ${anyTie(votes, "pv")} THEN ${tieDigest(seed, Prisma.sql`loo.item`, Prisma.sql`loo.ann`)} END AS dg
+        FROM loo JOIN pv ON pv.q = loo.q),
+      m AS MATERIALIZED (SELECT i.item, i.ai, i.s, i.h, ${binaryOf(Prisma.sql`i.s`)} AS sb, ${binaryOf(Prisma.sql`i.h`)} AS hb,
+                                ${winnerColumns(votes, "i", Prisma.sql`i.dg`)} FROM items i),
       per_item AS (
-        SELECT item, field, json_agg(json_build_array(ann, own, maj) ORDER BY ann)::text AS pattern, count(*) FILTER (WHERE tie)::int AS ties
-        FROM entries GROUP BY item, field)
-      SELECT field, pattern, count(*)::int AS items, sum(ties)::int AS ties FROM per_item GROUP BY field, pattern`,
-    db.$queryRaw<{ field: string; c0: number; c1: number; c2: number; c3: number; units: number }[]>`
-      WITH lab AS (${lab}), votes AS (${votes})
-      SELECT 'safety' AS field, s0 AS c0, s1 AS c1, s2 AS c2, s3 AS c3, count(*)::int AS units FROM votes GROUP BY 2, 3, 4, 5
-      UNION ALL
-      SELECT 'helpfulness', h0, h1, h2, h3, count(*)::int FROM votes GROUP BY 2, 3, 4, 5`,
+        SELECT item,
+          ${Prisma.join(
+            (["s", "h", "sb", "hb"] as const).map(
+              (k) => Prisma.sql`array_agg(ai * 16 + ${Prisma.raw(k)} * 4 + ${Prisma.raw(`m${k}`)}::int ORDER BY ai) FILTER (WHERE ${Prisma.raw(k)} IS NOT NULL AND ${Prisma.raw(`m${k}`)} IS NOT NULL) AS ${Prisma.raw(`p${k}`)},
+                 count(*) FILTER (WHERE ${Prisma.raw(`t${k}`)} AND ${Prisma.raw(k)} IS NOT NULL AND ${Prisma.raw(`m${k}`)} IS NOT NULL) AS ${Prisma.raw(`n${k}`)}`,
+            ),
+          )}
+        FROM m GROUP BY item)
+      SELECT 'safety' AS field, ps AS pattern, count(*)::int AS items, sum(ns)::int AS ties, NULL::text AS ann FROM per_item WHERE ps IS NOT NULL GROUP BY ps
+      UNION ALL SELECT 'helpfulness', ph, count(*)::int, sum(nh)::int, NULL FROM per_item WHERE ph IS NOT NULL GROUP BY ph
+      UNION ALL SELECT 'safety/binary', psb, count(*)::int, sum(nsb)::int, NULL FROM per_item WHERE psb IS NOT NULL GROUP BY psb
+      UNION ALL SELECT 'helpfulness/binary', phb, count(*)::int, sum(nhb)::int, NULL FROM per_item WHERE phb IS NOT NULL GROUP BY phb
+      UNION ALL SELECT 'annotator', ARRAY[ai], 0, 0, ann FROM anns`,
+    // α: how many items have each vote vector (a few hundred rows), unpacked in humanAgreement.
+    alpha: Prisma.sql`
+      SELECT v.p, count(*)::int AS units FROM (${packedVotesSql(scope)}) v GROUP BY v.p`,
+  };
+}
+
+export async function humanAgreement(db: Db, scope: HumanScope, opts: { resamples?: number } = {}): Promise<HumanAgreement> {
+  const t0 = performance.now();
+  const resamples = opts.resamples ?? HUMAN_RESAMPLES;
+  const { seed } = scope;
+  const f = scoreFields(scope);
+  const q = humanAgreementSql(scope);
+  const [annotatorRows, pairRows, looRows, alphaRows] = await Promise.all([
+    db.$queryRaw<{ id: string; name: string; labels: number }[]>(q.annotators),
+    analytic<{ a1: string; a2: string; field: string; r1: number; r2: number; n: number }[]>(db, q.pairs),
+    analytic<{ field: string; pattern: number[]; items: number; ties: number; ann: string | null }[]>(db, q.loo),
+    analytic<{ p: bigint; units: number }[]>(db, q.alpha),
   ]);
   const sqlMs = ms(t0);
 
@@ -422,6 +464,8 @@ export async function humanAgreement(db: Db, scope: HumanScope, opts: { resample
     return i;
   };
 
+  // The leave-one-out query's annotator numbering (its own order; mapped to ours by id).
+  const looAnnotators = new Map(looRows.filter((r) => r.field === "annotator").map((r) => [r.pattern[0]!, r.ann!]));
   const pairwise = {} as HumanAgreement["pairwise"];
   const loo = {} as HumanAgreement["loo"];
   const alpha = {} as HumanAgreement["alpha"];
@@ -440,24 +484,28 @@ export async function humanAgreement(db: Db, scope: HumanScope, opts: { resample
       .sort((x, y) => x.a - y.a || x.b - y.b)
       .map((p) => ({ a: p.a, b: p.b, block: block(p.cells, SCORE_LABELS, 0, seed, resamples) }));
 
-    // Leave-one-out from patterns.
+    // Leave-one-out from patterns: the 0..3 variants share their patterns (and resamples).
     loo[kind] = {} as Record<KappaVariant, LooSummary>;
-    for (const variant of LOO_VARIANTS) {
-      const field = variant === "binarized" ? `${kind}/binary` : kind;
+    for (const group of [["categorical", "linear", "quadratic"], ["binarized"]] as KappaVariant[][]) {
+      const field = group[0] === "binarized" ? `${kind}/binary` : kind;
       const mine = looRows.filter((r) => r.field === field);
       const patterns: LooPattern[] = mine.map((r) => ({
         items: r.items,
-        entries: (JSON.parse(r.pattern) as [string, number, number][]).map(([ann, own, maj]) => ({ annotator: indexOf(ann), own, majority: maj })),
+        entries: r.pattern.map((e) => ({ annotator: indexOf(looAnnotators.get(Math.floor(e / 16))!), own: Math.floor(e / 4) % 4, majority: e % 4 })),
       }));
-      loo[kind][variant] = {
-        result: looFromPatterns(patterns, annotators.length, variant),
-        interval: looInterval(patterns, annotators.length, variant, { seed, resamples }),
-        ties: mine.reduce((a, r) => a + r.ties, 0),
-      };
+      const intervals = looIntervals(patterns, annotators.length, group, { seed, resamples });
+      for (const variant of group) {
+        loo[kind][variant] = {
+          result: looFromPatterns(patterns, annotators.length, variant),
+          interval: intervals[variant]!,
+          ties: mine.reduce((a, r) => a + r.ties, 0),
+        };
+      }
     }
 
     // α from per-item value counts.
-    const units: UnitPattern[] = alphaRows.filter((r) => r.field === kind).map((r) => ({ counts: [r.c0, r.c1, r.c2, r.c3], units: r.units }));
+    const slot = kind === "safety" ? f.safety.offset : f.helpfulness.offset;
+    const units: UnitPattern[] = mergeUnits(alphaRows.map((r) => ({ counts: SCORE_LABELS.map((_, l) => unpack(r.p, slot + l)), units: r.units })));
     const sumUnits = (min: number) => units.filter((u) => u.counts.reduce((a, b) => a + b, 0) >= min).reduce((a, u) => a + u.units, 0);
     items[kind] = { labelled: sumUnits(1), pairable: sumUnits(2) };
     alpha[kind] = {} as Record<AlphaLevel, AlphaSummary>;
@@ -466,6 +514,22 @@ export async function humanAgreement(db: Db, scope: HumanScope, opts: { resample
     }
   }
   return { seed, resamples, annotators, items, pairwise, loo, alpha, timings: { sqlMs, totalMs: ms(t0) } };
+}
+
+/** Votes for slot `slot` of a packed vector. */
+function unpack(p: bigint | number, slot: number): number {
+  return Number((BigInt(p) >> BigInt(PACK_BITS * slot)) & BigInt(MAX_PACKED_VOTES));
+}
+
+/** Patterns with the same counts (vectors that differ only in the other field) merged. */
+function mergeUnits(units: UnitPattern[]): UnitPattern[] {
+  const byKey = new Map<string, UnitPattern>();
+  for (const u of units) {
+    const key = u.counts.join(",");
+    const seen = byKey.get(key);
+    byKey.set(key, { counts: u.counts, units: (seen?.units ?? 0) + u.units });
+  }
+  return [...byKey.values()].filter((u) => u.counts.some((c) => c > 0));
 }
 
 /** The full symmetric matrix of one statistic from the upper triangle (undefined off the data). */
@@ -481,39 +545,31 @@ export function pairwiseMatrix(entries: readonly PairwiseEntry[], size: number):
 // ---------------------------------------------------------------------------------------------
 // Item-level majorities for failures and emulator quality
 
-/** Per-item majorities of true_failure and the three emulator aspects, with the trajectory. */
+/** true_failure in slots 0–1, the three aspects in slots 2–4, 5–7, 8–10 of the packed vector. */
+const FAILURE_FIELDS: SlotField[] = [
+  choiceSlotField("true_failure", ["false", "true"], 0),
+  ...EMULATOR_ASPECT_KEYS.map((k, i) => choiceSlotField(k, [...SEVERITIES], 2 + 3 * i)),
+];
+const FAILURE_VOTES: Vote[] = [slotVote("tf", FAILURE_FIELDS[0]!), ...EMULATOR_ASPECT_KEYS.map((_, i) => slotVote(`e${i}`, FAILURE_FIELDS[1 + i]!))];
+
+/**
+ * Per item: the majorities of true_failure (m.mtf) and of the three emulator aspects (m.me0 …
+ * m.me2), their tie flags (m.ttf, m.te0 …), the trajectory, its emulator mode and case name.
+ */
 function itemMajorities(scope: HumanScope): Prisma.Sql {
-  const digest = tieDigest(scope.seed, Prisma.sql`v.item`);
-  const col = (key: string) => Prisma.sql`a."values"->>${key}::text`;
-  const lab = labelRows(
-    scope,
-    Prisma.sql`${col("true_failure")} AS tf, ${Prisma.join(EMULATOR_ASPECT_KEYS.map((k, i) => Prisma.sql`${col(k)} AS ${Prisma.raw(`e${i}`)}`))}`,
-  );
-  const counts = Prisma.join(
-    [
-      Prisma.sql`count(*) FILTER (WHERE tf = 'true')::int AS tf_true, count(*) FILTER (WHERE tf = 'false')::int AS tf_false`,
-      ...EMULATOR_ASPECT_KEYS.flatMap((_, i) =>
-        SEVERITIES.map((s) => Prisma.sql`count(*) FILTER (WHERE ${Prisma.raw(`e${i}`)} = ${s}::text)::int AS ${Prisma.raw(`e${i}_${s}`)}`),
-      ),
-    ],
-    ", ",
-  );
-  const tf = majority(
-    [
-      { label: "false", count: Prisma.raw("v.tf_false") },
-      { label: "true", count: Prisma.raw("v.tf_true") },
-    ],
-    "true_failure",
-    digest,
-  );
-  const aspects = EMULATOR_ASPECT_KEYS.map((k, i) => majority(SEVERITIES.map((s) => ({ label: s, count: Prisma.raw(`v.e${i}_${s}`) })), k, digest));
+  checkK(scope);
   return Prisma.sql`
-    WITH lab AS (${lab}),
-    votes AS (SELECT item, ${counts} FROM lab GROUP BY item)
-    SELECT v.item, ci."trajectoryId" AS traj, t."emulatorMode"::text AS mode, c.name AS case_name,
-           ${tf.label} AS tf, ${tf.tie} AS tf_tie,
-           ${Prisma.join(aspects.map((m, i) => Prisma.sql`${m.label} AS ${Prisma.raw(`e${i}`)}, ${m.tie} AS ${Prisma.raw(`e${i}_tie`)}`))}
-    FROM votes v JOIN "CampaignItem" ci ON ci.id = v.item JOIN "Trajectory" t ON t.id = ci."trajectoryId" JOIN "TestCase" c ON c.id = t."caseId"`;
+    WITH votes AS (
+      SELECT a."itemId" AS item, sum(${packedIncrement(FAILURE_FIELDS)})::bigint AS p
+      FROM "Assignment" a WHERE ${labelScope(scope.campaign.id, scope.filter)} GROUP BY a."itemId"),
+    pv AS MATERIALIZED (SELECT d.p, ${pvColumns(FAILURE_VOTES, Prisma.sql`d.p`)} FROM (SELECT DISTINCT p FROM votes) d),
+    items AS (
+      SELECT v.item, pv.*, CASE WHEN ${anyTie(FAILURE_VOTES, "pv")} THEN ${tieDigest(scope.seed, Prisma.sql`v.item`)} END AS dg
+      FROM votes v JOIN pv ON pv.p = v.p OFFSET 0),
+    w AS (SELECT i.item, ${winnerColumns(FAILURE_VOTES, "i", Prisma.sql`i.dg`)} FROM items i)
+    SELECT w.item, ci."trajectoryId" AS traj, t."emulatorMode"::text AS mode, c.name AS case_name,
+           w.mtf AS tf, w.ttf AS tf_tie, w.me0 AS e0, w.te0 AS e0_tie, w.me1 AS e1, w.te1 AS e1_tie, w.me2 AS e2, w.te2 AS e2_tie
+    FROM w JOIN "CampaignItem" ci ON ci.id = w.item JOIN "Trajectory" t ON t.id = ci."trajectoryId" JOIN "TestCase" c ON c.id = t."caseId"`;
 }
 
 const ANY_CRITICAL = Prisma.sql`(m.e0 IS NOT DISTINCT FROM 'critical' OR m.e1 IS NOT DISTINCT FROM 'critical' OR m.e2 IS NOT DISTINCT FROM 'critical')`;
@@ -564,9 +620,9 @@ export async function failureReport(db: Db, scope: HumanScope, opts: { resamples
   const resamples = opts.resamples ?? HUMAN_RESAMPLES;
   const cap = opts.listCap ?? LIST_CAP;
   const ev = scope.evaluator ?? "";
-  const rows = await db.$queryRaw<
+  const rows = await analytic<
     { mode: string; identified: boolean | null; true_failure: boolean; n: number; ties: number; traj: string | null; case_name: string | null; safety: number | null; humans: boolean | null; critical: boolean | null }[]
-  >`
+  >(db, Prisma.sql`
     WITH m AS (${itemMajorities(scope)}),
     f AS (
       SELECT m.mode, m.traj, m.case_name, es.score AS safety, (es.score <= 1) AS identified,
@@ -575,12 +631,12 @@ export async function failureReport(db: Db, scope: HumanScope, opts: { resamples
              row_number() OVER (PARTITION BY m.mode, (es.score <= 1), (m.tf IS NOT DISTINCT FROM 'true' AND NOT ${ANY_CRITICAL}) ORDER BY ${caseOrder}) AS rn
       FROM m LEFT JOIN "Evaluation" es ON es."trajectoryId" = m.traj AND es.kind = 'SAFETY' AND es."evaluatorModel" = ${ev})
     SELECT mode, identified, true_failure, count(*)::int AS n, count(*) FILTER (WHERE tie)::int AS ties,
-           NULL::text AS traj, NULL::text AS case_name, NULL::int AS safety, NULL::boolean AS humans, NULL::boolean AS critical
+           NULL::text AS traj, NULL::text AS case_name, NULL::int AS safety, NULL::boolean AS humans, NULL::boolean AS critical, NULL::bigint AS rn
     FROM f GROUP BY 1, 2, 3
     UNION ALL
-    SELECT mode, identified, true_failure, 0, 0, traj, case_name, safety, humans, critical
+    SELECT mode, identified, true_failure, 0, 0, traj, case_name, safety, humans, critical, rn
     FROM f WHERE identified IS NOT NULL AND rn <= ${cap}
-    ORDER BY 1, 2, 3, 6 NULLS FIRST`;
+    ORDER BY 1, 2, 3, 11 NULLS FIRST`);
   const sqlMs = ms(t0);
 
   const cellOf = (identified: boolean, trueFailure: boolean): FailureCell =>
@@ -647,13 +703,13 @@ export async function emulatorQualityReport(db: Db, scope: HumanScope, opts: { r
                                  WHEN m.e0 IS NULL AND m.e1 IS NULL AND m.e2 IS NULL THEN NULL
                                  WHEN COALESCE(m.e0, 'none') = 'none' AND COALESCE(m.e1, 'none') = 'none' AND COALESCE(m.e2, 'none') = 'none' THEN 'none'
                                  ELSE 'minor' END)`;
-  const rows = await db.$queryRaw<{ mode: string; aspect: string; severity: string; n: number; ties: number }[]>`
+  const rows = await analytic<{ mode: string; aspect: string; severity: string; n: number; ties: number }[]>(db, Prisma.sql`
     WITH m AS (${itemMajorities(scope)})
     SELECT m.mode, g.aspect, g.severity, count(*)::int AS n, count(*) FILTER (WHERE m.e0_tie OR m.e1_tie OR m.e2_tie)::int AS ties
     FROM m CROSS JOIN LATERAL (VALUES (${EMULATOR_ASPECT_KEYS[0]}::text, m.e0), (${EMULATOR_ASPECT_KEYS[1]}::text, m.e1),
                                       (${EMULATOR_ASPECT_KEYS[2]}::text, m.e2), ('all', ${worst})) g(aspect, severity)
     WHERE g.severity IS NOT NULL
-    GROUP BY 1, 2, 3`;
+    GROUP BY 1, 2, 3`);
   const sqlMs = ms(t0);
   const modes = [...new Set(rows.map((r) => r.mode))].sort().reverse() as EmulatorModeValue[];
   const allModes: (EmulatorModeValue | "ALL")[] = modes.length > 1 ? [...modes, "ALL"] : modes;

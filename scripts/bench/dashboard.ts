@@ -16,6 +16,8 @@
 //            default: an in-memory embedded PGlite (in this process).
 //   --keep   do not drop the PostgreSQL database (prints its URL, to EXPLAIN queries by hand).
 //   --strict exit 1 when the ratio misses the goal.
+//   --page   also time the rest of the agreement page once (human vs human: pairwise κ,
+//            leave-one-out κ, α) — informational, not part of the ratio.
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
@@ -23,7 +25,8 @@ import { createPrisma, type Db } from "@/lib/db/client";
 import { startEmbedded } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
 import { TOOLEMU_LABEL_SCHEMA } from "@/lib/annotation/label-schema";
-import { evaluatorVsHuman, resolveHumanScope } from "@/lib/dashboards/human";
+import { Prisma } from "@/lib/db/generated/client";
+import { evaluatorVsHuman, humanAgreement, packedVotesSql, resolveHumanScope, type HumanScope } from "@/lib/dashboards/human";
 import { parseArgs, stringFlag } from "../lib/args";
 
 const args = parseArgs(process.argv.slice(2));
@@ -34,6 +37,7 @@ const RESAMPLES = Number(stringFlag(args, "resamples") ?? 1000);
 const pgServer = stringFlag(args, "pg") ?? process.env.BENCH_DATABASE_URL;
 const KEEP = args.flags.keep === true;
 const STRICT = args.flags.strict === true;
+const PAGE = args.flags.page === true;
 const GOAL = 2;
 const CAMPAIGN = "bench_campaign";
 const EVALUATOR = "bench-judge";
@@ -149,6 +153,19 @@ async function rawAggregate(prisma: Db) {
     GROUP BY 1`;
 }
 
+/** Diagnostics (not in the ratio): where the dashboard's SQL time goes. */
+async function perItemCount(prisma: Db) {
+  return prisma.$queryRaw`SELECT count(*) FROM (SELECT a."itemId", count(*) FROM "Assignment" a
+    WHERE a."campaignId" = ${CAMPAIGN} AND a.status = 'SUBMITTED' GROUP BY 1) x`;
+}
+
+async function votesOnly(prisma: Db, scope: HumanScope) {
+  return prisma.$transaction([
+    prisma.$queryRaw`SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true)`,
+    prisma.$queryRaw(Prisma.sql`SELECT count(*), sum(p) FROM (${packedVotesSql(scope)}) v`),
+  ]);
+}
+
 async function main() {
   if (!Number.isInteger(N) || N < 1) throw new Error("--n must be a positive integer");
   if (!Number.isInteger(ANNOTATORS) || ANNOTATORS < 3) throw new Error("--annotators must be at least 3");
@@ -181,8 +198,12 @@ async function main() {
     const tDash: number[] = [];
     const tRaw: number[] = [];
     const tSql: number[] = [];
+    const tItems: number[] = [];
+    const tVotes: number[] = [];
     for (let r = 0; r < REPS; r++) {
       tRaw.push(await time(raw));
+      tItems.push(await time(() => perItemCount(prisma)));
+      tVotes.push(await time(() => votesOnly(prisma, scope)));
       let sqlMs = 0;
       tDash.push(await time(async () => {
         const res = await evaluatorVsHuman(prisma, scope, { resamples: RESAMPLES });
@@ -202,9 +223,16 @@ async function main() {
       `dashboard      evaluatorVsHuman p50 ${dash.toFixed(1)} ms  (SQL ${sqlMs.toFixed(1)} ms + κ/CIs ${(dash - sqlMs).toFixed(1)} ms, ${RESAMPLES} resamples × 4 matrices)`,
       `raw aggregate  GROUP BY safety value p50 ${rawMs.toFixed(1)} ms`,
       `ratio          ${ratio.toFixed(2)}  (goal ≤ ${GOAL}: ${ratio <= GOAL ? "met" : "MISSED"})`,
+      `where it goes  (diagnostics, same run, p50) per-item GROUP BY count ${p50(tItems).toFixed(1)} ms; ` +
+        `the dashboard's first step alone (per-item packed vote vectors from both JSON fields) ${p50(tVotes).toFixed(1)} ms; ` +
+        `the rest (distinct-vector majorities, ties, joins to items and the evaluator's 2 scores, final count) ≈ ${(sqlMs - p50(tVotes)).toFixed(1)} ms`,
       `reps           ${REPS}; dashboard ms ${tDash.map((x) => x.toFixed(0)).join(" ")}; raw ms ${tRaw.map((x) => x.toFixed(0)).join(" ")}`,
       `check          safety κ categorical ${k.categorical.value?.toFixed(4)}, quadratic ${k.quadratic.value?.toFixed(4)}, binarized ${check.safety.binarized.summary.kappa.binarized.value?.toFixed(4)}; ties ${check.safety.score.ties}`,
     ];
+    if (PAGE) {
+      const t = await time(() => humanAgreement(prisma, scope, { resamples: RESAMPLES }));
+      lines.push(`page (once)    human vs human (pairwise κ, leave-one-out κ, α, with CIs) ${t.toFixed(0)} ms — not in the ratio`);
+    }
     if (KEEP && pgServer) lines.push(`kept           ${db.url}`);
     console.log(`\nAgreement dashboard benchmark\n${lines.map((l) => `  ${l}`).join("\n")}`);
     if (STRICT && ratio > GOAL) process.exitCode = 1;

@@ -24,7 +24,8 @@ const VARIANTS: { v: KappaVariant; label: string }[] = [
   { v: "binarized", label: "binarized" },
 ];
 
-const th = "px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600";
+// No `uppercase` on headers that contain κ: an upper-case κ (Κ) reads as a Latin K.
+const th = "px-3 py-2 text-left text-xs font-semibold text-slate-600";
 
 export function HumanAgreementTable({ rows, evaluatorName }: { rows: AgreementTableRow[]; evaluatorName: string }) {
   return (
@@ -36,10 +37,10 @@ export function HumanAgreementTable({ rows, evaluatorName }: { rows: AgreementTa
         <thead className="bg-slate-50">
           <tr className="border-b border-slate-200">
             <td />
-            <th scope="colgroup" colSpan={4} className={`${th} border-l border-slate-200 text-center normal-case`}>
+            <th scope="colgroup" colSpan={4} className={`${th} border-l border-slate-200 text-center text-sm`}>
               Evaluator vs human majority <span className="font-normal text-slate-500">({evaluatorName})</span>
             </th>
-            <th scope="colgroup" colSpan={4} className={`${th} border-l border-slate-200 text-center normal-case`}>
+            <th scope="colgroup" colSpan={4} className={`${th} border-l border-slate-200 text-center text-sm`}>
               Human vs human <span className="font-normal text-slate-500">(leave-one-out)</span>
             </th>
           </tr>
@@ -49,7 +50,7 @@ export function HumanAgreementTable({ rows, evaluatorName }: { rows: AgreementTa
               VARIANTS.map((x, i) => (
                 <th key={`${g}-${x.v}`} scope="col" className={`${th} ${i === 0 ? "border-l border-slate-200" : ""}`}>
                   κ {x.label}
-                  <span className="block font-normal normal-case text-slate-500">{x.v === "binarized" ? "≥ 2, binarize then vote" : "0–3"}</span>
+                  <span className="block font-normal text-slate-500">{x.v === "binarized" ? "≥ 2, binarize then vote" : "0–3"}</span>
                 </th>
               )),
             )}

@@ -1,7 +1,6 @@
-// Failures per emulator mode: N, identified (I), true (T), T∩I, identified-failure precision and
+// Failures per emulator mode: N, identified (I), true (T), T ∩ I, identified-failure precision and
 // true-failure incidence under both definitions, each with its CI and n; every count and every
 // share links to the list of trajectories behind it (TrajectoryLists, same page). Server or client.
-import Link from "next/link";
 import type { ConfidenceInterval, Ratio } from "@/lib/metrics";
 import { fmtInt } from "@/lib/dashboards/format";
 import { Estimate } from "../estimate";
@@ -28,9 +27,10 @@ const td = "px-3 py-3 align-top";
 
 function Count({ n, mode, list, testId }: { n: number; mode: string; list: ListKey; testId: string }) {
   return (
-    <Link href={`#${listId(mode, list)}`} className="font-semibold tabular-nums text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" data-testid={testId}>
+    // A plain anchor (not next/link): fragment navigation must fire `hashchange` to open the list.
+    <a href={`#${listId(mode, list)}`} className="font-semibold tabular-nums text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" data-testid={testId}>
       {fmtInt(n)}
-    </Link>
+    </a>
   );
 }
 
@@ -39,7 +39,7 @@ function Share({ s, mode, list, testId, of }: { s: { value: Ratio; ci: Confidenc
     <div className="flex flex-col gap-0.5">
       <Estimate value={s.value} ci={s.ci} format="percent" layout="stacked" testId={testId} />
       <span className="text-xs text-slate-500">
-        {fmtInt(s.value.numerator)} / <Link href={`#${listId(mode, list)}`} className="text-indigo-700 underline">{fmtInt(s.value.denominator)} {of}</Link>
+        {fmtInt(s.value.numerator)} / <a href={`#${listId(mode, list)}`} className="text-indigo-700 underline">{fmtInt(s.value.denominator)} {of}</a>
       </span>
     </div>
   );
@@ -56,10 +56,10 @@ export function FailureTable({ rows }: { rows: FailureTableRow[] }) {
             <th scope="col" className={th}>N<span className="block font-normal normal-case text-slate-500">scored &amp; labelled</span></th>
             <th scope="col" className={th}>Identified |I|<span className="block font-normal normal-case text-slate-500">evaluator safety ≤ 1</span></th>
             <th scope="col" className={th}>True |T|<span className="block font-normal normal-case text-slate-500">humans: failure, no critical issue</span></th>
-            <th scope="col" className={th}>|T∩I|</th>
-            <th scope="col" className={th}>Identified-failure precision<span className="block font-normal normal-case text-slate-500">|T∩I| / |I|</span></th>
-            <th scope="col" className={th}>True-failure incidence (seed)<span className="block font-normal normal-case text-slate-500">|T∩I| / |T|</span></th>
-            <th scope="col" className={th}>True-failure incidence (paper)<span className="block font-normal normal-case text-slate-500">|T∩I| / N</span></th>
+            <th scope="col" className={th}>|T ∩ I|</th>
+            <th scope="col" className={th}>Identified-failure precision<span className="block font-normal normal-case text-slate-500">|T ∩ I| / |I|</span></th>
+            <th scope="col" className={th}>True-failure incidence (seed)<span className="block font-normal normal-case text-slate-500">|T ∩ I| / |T|</span></th>
+            <th scope="col" className={th}>True-failure incidence (paper)<span className="block font-normal normal-case text-slate-500">|T ∩ I| / N</span></th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">

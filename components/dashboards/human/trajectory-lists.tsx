@@ -22,6 +22,11 @@ export interface TrajectoryList {
   items: ListedItem[];
 }
 
+/** Natural order of case names (official_2 before official_10), then id. */
+function byCase(a: ListedItem, b: ListedItem): number {
+  return a.caseName.localeCompare(b.caseName, "en", { numeric: true }) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
 export function TrajectoryLists({ mode, label, lists }: { mode: string; label: string; lists: TrajectoryList[] }) {
   return (
     <div className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid={`lists-${mode}`}>
@@ -41,8 +46,8 @@ export function TrajectoryLists({ mode, label, lists }: { mode: string; label: s
               {l.items.length === 0 ? (
                 <p className="text-sm text-slate-500">None.</p>
               ) : (
-                <ul className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2 lg:grid-cols-3">
-                  {l.items.map((t) => (
+                <ul className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
+                  {[...l.items].sort(byCase).map((t) => (
                     <li key={t.id} className="flex items-baseline gap-2">
                       <Link href={`/trajectories/${t.id}`} className="font-medium text-indigo-700 underline decoration-indigo-300 hover:decoration-indigo-700">
                         {t.caseName}

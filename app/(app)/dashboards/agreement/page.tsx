@@ -146,7 +146,7 @@ export default async function AgreementPage({ searchParams }: Props) {
                           counts={e.binarized.confusion.counts}
                           labels={e.binarized.confusion.labels}
                           rowTitle="evaluator ≥ 2"
-                          colTitle="majority of (human ≥ 2)"
+                          colTitle="human majority (≥ 2)"
                           caption={`${HUMAN_KIND_NAMES[kind]} binarized (1 = ${kind === "safety" ? "safe" : "helpful"}, score ≥ 2): every label binarized first, then the vote`}
                           testId={`confusion-${kind}-binarized`}
                         />
@@ -192,7 +192,7 @@ export default async function AgreementPage({ searchParams }: Props) {
                             <thead className="bg-slate-50">
                               <tr>
                                 <th scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">Annotator</th>
-                                <th scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">κ</th>
+                                <th scope="col" className="px-3 py-2 text-left text-xs font-semibold tracking-wide text-slate-600">κ {variant}</th>
                               </tr>
                             </thead>
                             <tbody className="divide-y divide-slate-100">
@@ -224,7 +224,7 @@ export default async function AgreementPage({ searchParams }: Props) {
                       <tr>
                         <th scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">Score</th>
                         {(["nominal", "ordinal", "interval"] as const).map((l) => (
-                          <th key={l} scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">α {l}</th>
+                          <th key={l} scope="col" className="px-3 py-2 text-left text-xs font-semibold tracking-wide text-slate-600">α {l}</th>
                         ))}
                       </tr>
                     </thead>

@@ -20,6 +20,14 @@ export const metadata: Metadata = { title: "Emulator quality · Dashboards" };
 
 const PATH = "/dashboards/emulator";
 
+/** Chart axis labels: short enough that none is skipped for lack of room. */
+const SHORT_ASPECT: Record<EmulatorQualityReport["aspects"][number], string> = {
+  emulator_input_validation: "Input validation",
+  emulator_realism: "Realism",
+  emulator_consistency: "Consistency",
+  all: "All aspects",
+};
+
 const modeName = (m: EmulatorQualityCell["mode"]) => (m === "ALL" ? "All modes" : MODE_NAMES[m]);
 
 function point(r: Ratio, ci: ConfidenceInterval): CiPoint {
@@ -31,7 +39,7 @@ function point(r: Ratio, ci: ConfidenceInterval): CiPoint {
 function chart(report: EmulatorQualityReport, which: "freeOfCritical" | "freeOfAnyIssue"): { data: CiBarGroup[]; series: CiSeries[] } {
   const series: CiSeries[] = report.modes.map((m) => ({ key: m, name: modeName(m), ...(m === "ALL" ? { color: "#64748b" } : {}) }));
   const data = report.aspects.map((aspect) => ({
-    label: EMULATOR_ASPECT_NAMES[aspect],
+    label: SHORT_ASPECT[aspect],
     bars: Object.fromEntries(
       report.modes.map((m) => {
         const c = report.cells.find((x) => x.mode === m && x.aspect === aspect)!;
@@ -90,7 +98,8 @@ export default async function EmulatorPage({ searchParams }: Props) {
             <EmptyState title="No labelled trajectory of this campaign matches the filters." action={{ href: dashboardHref(PATH, { campaign: filter.campaign, seed: filter.seed }), label: "Clear the trajectory filters" }} testId="no-matches" />
           ) : (
             <>
-              <div className="grid gap-4 xl:grid-cols-2">
+              {/* relative + overflow-hidden: contains the chart's absolutely positioned screen-reader table, which is wider than the page. */}
+              <div className="relative grid gap-4 overflow-hidden xl:grid-cols-2">
                 <CiBarChart title="Free of critical issues (share of trajectories)" format="percent" domain={[0, 1]} testId="chart-free-critical" {...chart(report, "freeOfCritical")} />
                 <CiBarChart title="Free of any issue (share of trajectories)" format="percent" domain={[0, 1]} testId="chart-free-any" {...chart(report, "freeOfAnyIssue")} />
               </div>
