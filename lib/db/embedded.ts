@@ -11,7 +11,8 @@ import { installBatchQueue } from "./pglite-queue";
 export const DEFAULT_DATA_DIR = ".data";
 
 export function dataDir(): string {
-  return path.resolve(process.env.TOOLEMU_DATA_DIR ?? DEFAULT_DATA_DIR);
+  // The data folder is chosen at run time; it is not part of the built server (no file tracing).
+  return path.resolve(/*turbopackIgnore: true*/ process.env.TOOLEMU_DATA_DIR ?? DEFAULT_DATA_DIR);
 }
 
 export interface EmbeddedDatabase {

@@ -11,7 +11,7 @@ import type pg from "pg";
 export const PRISMA_ADVISORY_LOCK_ID = 72707369;
 
 // TOOLEMU_MIGRATIONS_DIR exists for tests of start-up behaviour; deployments keep the default.
-export const DEFAULT_MIGRATIONS_DIR = path.resolve(process.env.TOOLEMU_MIGRATIONS_DIR ?? path.join("prisma", "migrations"));
+export const DEFAULT_MIGRATIONS_DIR = path.resolve(/*turbopackIgnore: true*/ process.env.TOOLEMU_MIGRATIONS_DIR ?? path.join("prisma", "migrations"));
 
 const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
   "id" VARCHAR(36) PRIMARY KEY NOT NULL,
@@ -47,9 +47,9 @@ export interface MigrateResult {
 }
 
 export function readMigrations(dir = DEFAULT_MIGRATIONS_DIR): MigrationFile[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(path.join(dir, d.name, "migration.sql")))
+  if (!existsSync(/*turbopackIgnore: true*/ dir)) return [];
+  return readdirSync(/*turbopackIgnore: true*/ dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(/*turbopackIgnore: true*/ path.join(dir, d.name, "migration.sql")))
     .map((d) => d.name)
     .sort()
     .map((name) => {

@@ -32,7 +32,7 @@ export function collectFiles(inputs: string[], cwd = process.cwd()): { files: So
   for (const input of inputs) {
     const abs = path.resolve(cwd, input);
     try {
-      const st = statSync(abs);
+      const st = statSync(/*turbopackIgnore: true*/ abs);
       if (st.isFile() && !/\.jsonl?$/i.test(abs)) {
         issues.push({ file: input, line: null, field: null, message: "not a .json or .jsonl file" });
         continue;
