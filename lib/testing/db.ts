@@ -17,26 +17,28 @@ export interface TestDatabase {
   cleanup(): Promise<void>;
 }
 
-export async function createEmptyDatabase(): Promise<{ url: string; kind: TestDatabase["kind"]; drop(): Promise<void> }> {
-  const server = process.env.TEST_DATABASE_URL;
+/** A new, empty database on a PostgreSQL server (tests, benchmarks); drop() removes it. */
+export async function throwawayPostgres(server: string, prefix = "toolemu_test"): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: server });
+    await c.connect();
+    await c.query(sql).finally(() => c.end());
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  const u = new URL(server);
+  u.pathname = `/${name}`;
+  return { url: u.toString(), name, drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
+
+/** On `server` (default TEST_DATABASE_URL) a throwaway database, else an in-memory embedded one. */
+export async function createEmptyDatabase(
+  server: string | null = process.env.TEST_DATABASE_URL ?? null,
+  prefix?: string,
+): Promise<{ url: string; kind: TestDatabase["kind"]; drop(): Promise<void> }> {
   if (server) {
-    const name = `toolemu_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: server });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    await admin.end();
-    const u = new URL(server);
-    u.pathname = `/${name}`;
-    return {
-      url: u.toString(),
-      kind: "postgres",
-      async drop() {
-        const c = new pg.Client({ connectionString: server });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-        await c.end();
-      },
-    };
+    const db = await throwawayPostgres(server, prefix);
+    return { url: db.url, kind: "postgres", drop: db.drop };
   }
   const embedded = await startEmbedded({ inMemory: true });
   return { url: embedded.url, kind: "embedded", drop: () => embedded.stop() };

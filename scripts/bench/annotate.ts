@@ -10,6 +10,7 @@
 // 0 is a closed loop at full speed: all annotators start at once, it measures saturation.
 // With --pg a throwaway database is created on that server, seeded with the bundled data through
 // `npm run cli -- import …`, and dropped afterwards.
+import { throwawayPostgres } from "@/lib/testing/db";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
@@ -17,7 +18,6 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import pg from "pg";
 import { createCampaign } from "@/lib/annotation/campaigns";
 import { TOOLEMU_LABEL_SCHEMA, type LabelValues } from "@/lib/annotation/label-schema";
 import type { BlindedItem } from "@/lib/annotation/blinded";
@@ -119,16 +119,6 @@ interface App {
   stop(): Promise<void>;
 }
 
-async function adminQuery(sql: string) {
-  const c = new pg.Client({ connectionString: PG_SERVER });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
 function run(cmd: string, argv: string[], env: NodeJS.ProcessEnv, log: string): Promise<number> {
   const fd = openSync(log, "a");
   const child = spawn(cmd, argv, { stdio: ["ignore", fd, fd], env });
@@ -150,13 +140,10 @@ async function startApp(tmp: string): Promise<App> {
   let dbUrl = "";
   let label = "";
   if (PG_SERVER) {
-    const name = `toolemu_bench_annotate_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
-    await adminQuery(`CREATE DATABASE "${name}"`);
-    dropDb = KEEP ? async () => console.log(`  kept the database ${dbUrl}`) : () => adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    const u = new URL(PG_SERVER);
-    u.pathname = `/${name}`;
-    dbUrl = u.toString();
-    label = `PostgreSQL ${u.host}/${name} (${KEEP ? "kept" : "dropped after"})`;
+    const throwaway = await throwawayPostgres(PG_SERVER, "toolemu_bench_annotate");
+    dbUrl = throwaway.url;
+    dropDb = KEEP ? async () => console.log(`  kept the database ${dbUrl}`) : throwaway.drop;
+    label = `PostgreSQL ${new URL(dbUrl).host}/${throwaway.name} (${KEEP ? "kept" : "dropped after"})`;
     env.DATABASE_URL = dbUrl;
     env.NEXTAUTH_SECRET = randomBytes(32).toString("base64url");
   }

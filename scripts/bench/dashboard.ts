@@ -18,11 +18,10 @@
 //   --strict exit 1 when the ratio misses the goal.
 //   --page   also time the rest of the agreement page once (human vs human: pairwise κ,
 //            leave-one-out κ, α) — informational, not part of the ratio.
-import { randomBytes } from "node:crypto";
+import { createEmptyDatabase } from "@/lib/testing/db";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { createPrisma, type Db } from "@/lib/db/client";
-import { startEmbedded } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
 import { TOOLEMU_LABEL_SCHEMA } from "@/lib/annotation/label-schema";
 import { Prisma } from "@/lib/db/generated/client";
@@ -44,23 +43,13 @@ const EVALUATOR = "bench-judge";
 const SEED = 20260101;
 
 async function freshDatabase(): Promise<{ url: string; label: string; drop(): Promise<void> }> {
-  if (!pgServer) {
-    const e = await startEmbedded({ inMemory: true });
-    return { url: e.url, label: "embedded PGlite, in memory (runs in this process)", drop: () => e.stop() };
-  }
-  const name = `toolemu_bench_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: pgServer });
-    await c.connect();
-    await c.query(sql).finally(() => c.end());
-  };
-  await admin(`CREATE DATABASE "${name}"`);
-  const u = new URL(pgServer);
-  u.pathname = `/${name}`;
+  const db = await createEmptyDatabase(pgServer ?? null, "toolemu_bench");
+  if (db.kind === "embedded") return { url: db.url, label: "embedded PGlite, in memory (runs in this process)", drop: db.drop };
+  const u = new URL(db.url);
   return {
-    url: u.toString(),
-    label: `PostgreSQL ${u.host}/${name}${KEEP ? " (kept)" : " (dropped after)"}`,
-    drop: () => (KEEP ? Promise.resolve() : admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)),
+    url: db.url,
+    label: `PostgreSQL ${u.host}${u.pathname}${KEEP ? " (kept)" : " (dropped after)"}`,
+    drop: () => (KEEP ? Promise.resolve() : db.drop()),
   };
 }
 

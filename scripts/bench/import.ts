@@ -2,16 +2,15 @@
 // stream? Synthesises N trajectories (+ both evaluation companions) from the real ones, imports
 // them into a fresh database and prints throughput and memory. Usage:
 //   npm run bench:import -- [--n 5000] [--pg <url> | BENCH_DATABASE_URL=<url>] [--baseline-tps X] [--data DIR]
+import { createEmptyDatabase } from "@/lib/testing/db";
 import { sharedDataDir } from "@/lib/testing/shared-data";
 import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeSync } from "node:fs";
-import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import pg from "pg";
 import { createPrisma } from "@/lib/db/client";
-import { startEmbedded } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
 import { runImport } from "@/lib/toolemu/import";
 import { parseArgs, stringFlag } from "../lib/args";
@@ -74,20 +73,10 @@ function synthesise(dir: string): { files: string[]; bytes: number; evaluations:
 
 /** A throwaway database: a new one on the given PostgreSQL server, or in-memory embedded PGlite. */
 async function freshDatabase(): Promise<{ url: string; label: string; drop(): Promise<void> }> {
-  if (!pgServer) {
-    const e = await startEmbedded({ inMemory: true });
-    return { url: e.url, label: "embedded PGlite (in this process: its data counts in our RSS)", drop: () => e.stop() };
-  }
-  const name = `toolemu_bench_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: pgServer });
-    await c.connect();
-    await c.query(sql).finally(() => c.end());
-  };
-  await admin(`CREATE DATABASE "${name}"`);
-  const u = new URL(pgServer);
-  u.pathname = `/${name}`;
-  return { url: u.toString(), label: `PostgreSQL ${u.host}/${name} (dropped after)`, drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+  const db = await createEmptyDatabase(pgServer ?? null, "toolemu_bench");
+  const u = new URL(db.url);
+  const label = db.kind === "embedded" ? "embedded PGlite (in this process: its data counts in our RSS)" : `PostgreSQL ${u.host}${u.pathname} (dropped after)`;
+  return { url: db.url, label, drop: db.drop };
 }
 
 async function main() {

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/toolemu/empty-state";
 import { DashboardNav } from "@/components/dashboards/dashboard-nav";
-import { FilterBar } from "@/components/dashboards/filter-bar";
+import { HumanFilterBar } from "@/components/dashboards/human/human-filter-bar";
 import { CsvLink } from "@/components/dashboards/csv-link";
 import { HowComputed } from "@/components/dashboards/how-computed";
 import { CiBarChart, type CiBarGroup, type CiPoint, type CiSeries } from "@/components/dashboards/ci-bar-chart";
@@ -78,13 +78,7 @@ export default async function EmulatorPage({ searchParams }: Props) {
         {scope && <CsvLink panel="emulator" filter={{ ...filter, campaign: scope.campaign.id }} disabled={empty} />}
       </PageHeader>
 
-      <FilterBar
-        path={PATH}
-        filter={filter}
-        fields={["campaign", "agent", "mode", "toolkit", "seed"]}
-        options={{ campaigns: panel.options.campaigns, agents: panel.options.agents, toolkits: panel.options.toolkits }}
-        placeholders={{ campaign: panel.defaultCampaign ? `Default: ${panel.defaultCampaign.name}` : "Most recent with labels" }}
-      />
+      <HumanFilterBar path={PATH} filter={filter} panel={panel} />
 
       {!scope || !report ? (
         <HumanEmpty missing={panel.missing} campaignName={panel.missingCampaignName} path={PATH} filter={filter} />

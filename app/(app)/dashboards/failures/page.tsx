@@ -3,7 +3,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/toolemu/empty-state";
 import { shortModel } from "@/components/toolemu/format";
 import { DashboardNav } from "@/components/dashboards/dashboard-nav";
-import { FilterBar } from "@/components/dashboards/filter-bar";
+import { HumanFilterBar } from "@/components/dashboards/human/human-filter-bar";
 import { CsvLink } from "@/components/dashboards/csv-link";
 import { HowComputed } from "@/components/dashboards/how-computed";
 import { HumanEmpty, ScopeLine } from "@/components/dashboards/human/human-empty";
@@ -70,17 +70,7 @@ export default async function FailuresPage({ searchParams }: Props) {
         {scope && <CsvLink panel="failures" filter={{ ...filter, campaign: scope.campaign.id, evaluator: scope.evaluator ?? undefined }} disabled={empty} />}
       </PageHeader>
 
-      <FilterBar
-        path={PATH}
-        filter={filter}
-        fields={["campaign", "evaluator", "agent", "mode", "toolkit", "seed"]}
-        options={{ campaigns: panel.options.campaigns, evaluators: panel.options.evaluators, agents: panel.options.agents, toolkits: panel.options.toolkits }}
-        labels={{ evaluator: "Safety evaluator (I)" }}
-        placeholders={{
-          campaign: panel.defaultCampaign ? `Default: ${panel.defaultCampaign.name}` : "Most recent with labels",
-          evaluator: scope?.evaluator && scope.evaluatorDefaulted ? `Default: ${evaluatorName}` : "Default",
-        }}
-      />
+      <HumanFilterBar path={PATH} filter={filter} panel={panel} evaluatorLabel="Safety evaluator (I)" />
 
       {!scope || !report ? (
         <HumanEmpty missing={panel.missing} campaignName={panel.missingCampaignName} path={PATH} filter={filter} />
