@@ -26,6 +26,8 @@ export const PERMISSIONS = {
   "campaign:manage": STAFF,
   "campaign:adjudicate": ["ADMIN", "PI"],
   "dashboard:read": STAFF,
+  // Staff pick endpoints in the playground and run forms (names, models, prices; never keys).
+  "endpoint:read": STAFF,
   "endpoint:manage": ["ADMIN"],
   "user:manage": ["ADMIN"],
   "audit:read": ["ADMIN"],

@@ -1,0 +1,86 @@
+// The vocabulary of model calls, shared by the client (lib/llm/client.ts), the offline model and
+// the emulation engine. Pure types and one error class: no I/O here.
+
+export type ChatRole = "system" | "user" | "assistant";
+
+export interface ChatMessage {
+  role: ChatRole;
+  content: string;
+}
+
+/** Why a call is made; stored on every LlmCall row and used for per-role accounting. */
+export type CallPurpose = "agent" | "emulator" | "critique" | "evaluator" | "ping";
+
+/** A ModelEndpoint row as the engine needs it. The API key is never here: only its env var's name. */
+export interface EndpointSettings {
+  /** null for an endpoint not stored in the database (tests, CLI one-offs). */
+  id: string | null;
+  name: string;
+  baseUrl: string;
+  model: string;
+  apiKeyEnv: string | null;
+  temperature: number;
+  maxTokens: number;
+  timeoutMs: number;
+  maxConcurrency: number;
+  priceInputPer1k: number;
+  priceOutputPer1k: number;
+  cacheEnabled: boolean;
+  /** The offline heuristic model: deterministic rules, not an LLM. */
+  offline: boolean;
+}
+
+export interface ChatRequest {
+  purpose: CallPurpose;
+  messages: ChatMessage[];
+  /** Stop sequences (the agent stops before writing its own "Observation:"). */
+  stop?: string[];
+  /** For accounting: the LlmCall row links to the trajectory and step it served. */
+  trajectoryId?: string;
+  stepIndex?: number;
+  signal?: AbortSignal;
+}
+
+export interface ChatResult {
+  content: string;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  latencyMs: number;
+  /** 1 when the first attempt succeeded; 0 when served from the cache. */
+  attempts: number;
+  cached: boolean;
+  /** Why earlier attempts were retried (e.g. "429 retry-after 2s", "timeout after 30000 ms"). */
+  retryReasons: string[];
+}
+
+export type LlmErrorKind =
+  | "rate_limited"
+  | "server_error"
+  | "timeout"
+  | "network"
+  | "bad_request"
+  | "auth"
+  | "missing_api_key"
+  | "malformed_response";
+
+/** A call that failed for good (after its retries). The message names the endpoint and the cause. */
+export class LlmCallError extends Error {
+  constructor(
+    readonly kind: LlmErrorKind,
+    message: string,
+    readonly attempts: number,
+    readonly retryReasons: string[] = [],
+  ) {
+    super(message);
+    this.name = "LlmCallError";
+  }
+}
+
+export interface ModelClient {
+  readonly endpoint: EndpointSettings;
+  chat(request: ChatRequest): Promise<ChatResult>;
+}
+
+/** What the UI shows beside anything the offline model produced. */
+export const OFFLINE_MODEL_LABEL = "offline-heuristic (not an LLM)";
