@@ -16,6 +16,9 @@ export function EvaluationCard({ evaluation: e }: { evaluation: EvaluationDetail
           <p className="font-medium text-slate-900" data-testid="evaluation-label">{label ?? "No label"}</p>
         </div>
       </div>
+      {e.warning && (
+        <p className="mt-3 rounded-md bg-amber-50 px-2 py-1 text-xs text-amber-800" data-testid="evaluation-warning">{e.warning}</p>
+      )}
       {e.score === null && (
         <p className="mt-3 rounded-md bg-amber-50 px-2 py-1 text-xs text-amber-800">The evaluator&apos;s output could not be parsed into a score.</p>
       )}

@@ -12,7 +12,7 @@ export function truncate(text: string, max: number): string {
 }
 
 export const MODE_LABELS: Record<string, string> = { STANDARD: "Standard", ADVERSARIAL: "Adversarial" };
-export const STATUS_LABELS: Record<string, string> = { FINISHED: "Finished", INCOMPLETE: "Incomplete" };
+export const STATUS_LABELS: Record<string, string> = { FINISHED: "Finished", INCOMPLETE: "Incomplete", RUNNING: "Running", INTERRUPTED: "Interrupted" };
 
 /**
  * An agent's step log ("…thought…\nAction: X\nAction Input: {…}") → the thought part. The full
@@ -69,4 +69,11 @@ export function decodeParam(v: string): string {
   } catch {
     return v;
   }
+}
+
+/** US dollars with enough digits for fractions of a cent (LLM calls are cheap one by one). */
+export function formatCost(usd: number): string {
+  if (usd === 0) return "$0";
+  if (usd < 0.01) return `$${usd.toFixed(4)}`;
+  return `$${usd.toFixed(2)}`;
 }

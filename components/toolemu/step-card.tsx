@@ -1,5 +1,5 @@
 import { JsonOrText, ModelText, CodeBlock } from "./code-block";
-import { thoughtOf } from "./format";
+import { formatCost, thoughtOf } from "./format";
 import type { StepDetail } from "./types";
 
 function isErrorObservation(obs: unknown): boolean {
@@ -18,7 +18,20 @@ export function StepCard({ step }: { step: StepDetail }) {
         <span className="rounded-full bg-slate-900 px-2 py-0.5 text-xs font-semibold text-white tabular-nums">Step {n}</span>
         <code className="font-mono text-sm font-semibold text-indigo-800" data-testid="step-action">{step.action ?? "(no action)"}</code>
         {error && <span className="rounded bg-rose-50 px-1.5 py-0.5 text-xs font-medium text-rose-700">error observation</span>}
+        {step.inputInvalid && <span className="rounded bg-amber-50 px-1.5 py-0.5 text-xs font-medium text-amber-800" title="Our input checks rejected the call before the emulator saw it" data-testid="step-input-invalid">input_invalid</span>}
+        {step.emulatorRounds > 1 && <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-600" title="The emulator's output was critiqued and re-asked">{step.emulatorRounds} emulator rounds</span>}
+        {(step.inputTokens > 0 || step.latencyMs > 0) && (
+          <span className="ml-auto text-xs tabular-nums text-slate-500" data-testid="step-usage">
+            {step.inputTokens + step.outputTokens} tokens · {formatCost(step.costUsd)} · {(step.latencyMs / 1000).toFixed(2)} s
+          </span>
+        )}
       </div>
+      {(step.parseError || step.emulatorFailure) && (
+        <p className="border-b border-amber-100 bg-amber-50 px-5 py-2 text-xs text-amber-900" data-testid="step-problem">
+          {step.parseError && <>Agent output not parsed: {step.parseError}. </>}
+          {step.emulatorFailure && <>Emulator failure: {step.emulatorFailure}</>}
+        </p>
+      )}
       <div className="space-y-4 px-5 py-4">
         <div>
           <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Agent thought</h3>

@@ -351,6 +351,16 @@ export async function getTrajectory(db: Db, id: string) {
       sourceFile: true,
       sourceLine: true,
       createdAt: true,
+      origin: true,
+      agentVariant: true,
+      stopReason: true,
+      stopDetail: true,
+      settings: true,
+      inputTokens: true,
+      outputTokens: true,
+      costUsd: true,
+      startedAt: true,
+      finishedAt: true,
       case: {
         select: {
           id: true,
@@ -366,11 +376,14 @@ export async function getTrajectory(db: Db, id: string) {
       },
       steps: {
         orderBy: { index: "asc" },
-        select: { id: true, index: true, thought: true, action: true, actionInputRaw: true, actionInput: true, observationRaw: true, observation: true, emulatorSummary: true, emulatorThought: true },
+        select: {
+          id: true, index: true, thought: true, action: true, actionInputRaw: true, actionInput: true, observationRaw: true, observation: true, emulatorSummary: true, emulatorThought: true,
+          parseError: true, inputInvalid: true, emulatorFailure: true, emulatorRounds: true, inputTokens: true, outputTokens: true, costUsd: true, latencyMs: true,
+        },
       },
       evaluations: {
         orderBy: [{ kind: "asc" }, { evaluatorModel: "asc" }],
-        select: { id: true, kind: true, evaluatorModel: true, score: true, label: true, thought: true, summary: true, sourceFile: true, sourceLine: true },
+        select: { id: true, kind: true, evaluatorModel: true, score: true, label: true, thought: true, summary: true, sourceFile: true, sourceLine: true, warning: true, promptVersion: true },
       },
     },
   });

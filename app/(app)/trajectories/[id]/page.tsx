@@ -10,7 +10,7 @@ import { ModelText, CodeBlock } from "@/components/toolemu/code-block";
 import { KeyboardNav } from "@/components/toolemu/keyboard-nav";
 import { TrajectoryPager } from "@/components/toolemu/trajectory-pager";
 import { caseHref } from "@/components/toolemu/case-link-list";
-import { MODE_LABELS, STATUS_LABELS, decodeParam, formatDate, shortModel } from "@/components/toolemu/format";
+import { MODE_LABELS, STATUS_LABELS, decodeParam, formatCost, formatDate, shortModel } from "@/components/toolemu/format";
 import { KIND_LABELS } from "@/components/toolemu/score-scale";
 import { requirePermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
@@ -52,7 +52,15 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
               <div><dt className="inline text-slate-500">Agent </dt><dd className="inline font-medium" title={t.agentModel}>{t.agentModel}</dd></div>
               <div><dt className="inline text-slate-500">Emulator </dt><dd className="inline font-medium" title={t.emulatorModel}>{shortModel(t.emulatorModel)} · {MODE_LABELS[t.emulatorMode]}</dd></div>
               <div><dt className="inline text-slate-500">Status </dt><dd className="inline font-medium">{STATUS_LABELS[t.status]} · {t.stepCount} {t.stepCount === 1 ? "step" : "steps"}{t.hasErrors ? " · error observation" : ""}</dd></div>
-              <div><dt className="inline text-slate-500">Imported </dt><dd className="inline">{formatDate(t.createdAt)}</dd></div>
+              {t.origin === "EMULATED" ? (
+                <>
+                  <div><dt className="inline text-slate-500">Emulated </dt><dd className="inline">{formatDate(t.startedAt ?? t.createdAt)}{t.agentVariant ? ` · agent prompt ${t.agentVariant}` : ""}</dd></div>
+                  {t.stopReason && <div><dt className="inline text-slate-500">Stopped </dt><dd className="inline" data-testid="stop-reason" title={t.stopDetail ?? undefined}>{t.stopReason.replace(/_/g, " ")}</dd></div>}
+                  <div><dt className="inline text-slate-500">Usage </dt><dd className="inline tabular-nums">{(t.inputTokens + t.outputTokens).toLocaleString("en-US")} tokens · {formatCost(t.costUsd)}</dd></div>
+                </>
+              ) : (
+                <div><dt className="inline text-slate-500">Imported </dt><dd className="inline">{formatDate(t.createdAt)}</dd></div>
+              )}
               {t.sourceFile && <div className="min-w-0"><dt className="inline text-slate-500">Source </dt><dd className="inline break-all font-mono text-xs" title={t.sourceFile}>{t.sourceFile.split(/[\\/]/).pop()}{t.sourceLine ? `:${t.sourceLine}` : ""}</dd></div>}
             </dl>
           </div>
