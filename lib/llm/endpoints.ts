@@ -1,0 +1,236 @@
+// Model endpoints in the database: the admin page's queries and mutations, the settings the
+// engine calls with, the ping, and the offline model's row. Nothing here ever reads or returns an
+// API key's value — only whether the variable the endpoint names is set.
+import "server-only";
+import type { Db } from "@/lib/db/client";
+import type { ModelEndpoint } from "@/lib/db/generated/client";
+import { recordAudit } from "@/lib/audit/record";
+import { AppError } from "@/lib/errors";
+import { createModelClient, type ModelClientOptions } from "./client";
+import type { EndpointInput } from "./endpoint-schemas";
+import { OFFLINE_MODEL_ID } from "./offline/constants";
+import { LlmCallError, OFFLINE_MODEL_LABEL, type EndpointSettings } from "./types";
+
+export const OFFLINE_ENDPOINT_NAME = "offline-heuristic";
+
+/** What the admin page and the pickers may show: everything but secrets (there are none stored), plus usage. */
+export interface EndpointView {
+  id: string;
+  name: string;
+  baseUrl: string;
+  model: string;
+  apiKeyEnv: string | null;
+  /** Whether the named variable is set in this server's environment; null when the endpoint needs no key. */
+  apiKeySet: boolean | null;
+  temperature: number;
+  maxTokens: number;
+  timeoutMs: number;
+  maxConcurrency: number;
+  priceInputPer1k: number;
+  priceOutputPer1k: number;
+  cacheEnabled: boolean;
+  offline: boolean;
+  /** OFFLINE_MODEL_LABEL for the offline model, else null. */
+  badge: string | null;
+  trajectories: number;
+  calls: number;
+  updatedAt: Date;
+}
+
+const countSelect = {
+  _count: { select: { agentTrajectories: true, emulatorTrajectories: true, evaluatorTrajectories: true, calls: true } },
+} as const;
+
+type RowWithCounts = ModelEndpoint & {
+  _count: { agentTrajectories: number; emulatorTrajectories: number; evaluatorTrajectories: number; calls: number };
+};
+
+function toView(row: RowWithCounts, env: Record<string, string | undefined>): EndpointView {
+  const c = row._count;
+  return {
+    id: row.id,
+    name: row.name,
+    baseUrl: row.baseUrl,
+    model: row.model,
+    apiKeyEnv: row.apiKeyEnv,
+    apiKeySet: row.apiKeyEnv ? !!env[row.apiKeyEnv] : null,
+    temperature: row.temperature,
+    maxTokens: row.maxTokens,
+    timeoutMs: row.timeoutMs,
+    maxConcurrency: row.maxConcurrency,
+    priceInputPer1k: row.priceInputPer1k,
+    priceOutputPer1k: row.priceOutputPer1k,
+    cacheEnabled: row.cacheEnabled,
+    offline: row.offline,
+    badge: row.offline ? OFFLINE_MODEL_LABEL : null,
+    trajectories: c.agentTrajectories + c.emulatorTrajectories + c.evaluatorTrajectories,
+    calls: c.calls,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** All endpoints, the offline model first, then by name. */
+export async function listEndpoints(db: Db, env: Record<string, string | undefined> = process.env): Promise<EndpointView[]> {
+  const rows = await db.modelEndpoint.findMany({ include: countSelect, orderBy: [{ offline: "desc" }, { name: "asc" }] });
+  return rows.map((r) => toView(r, env));
+}
+
+export async function getEndpointView(db: Db, id: string, env: Record<string, string | undefined> = process.env): Promise<EndpointView | null> {
+  const row = await db.modelEndpoint.findUnique({ where: { id }, include: countSelect });
+  return row ? toView(row, env) : null;
+}
+
+export function toEndpointSettings(row: ModelEndpoint): EndpointSettings {
+  return {
+    id: row.id,
+    name: row.name,
+    baseUrl: row.baseUrl,
+    model: row.model,
+    apiKeyEnv: row.apiKeyEnv,
+    temperature: row.temperature,
+    maxTokens: row.maxTokens,
+    timeoutMs: row.timeoutMs,
+    maxConcurrency: row.maxConcurrency,
+    priceInputPer1k: row.priceInputPer1k,
+    priceOutputPer1k: row.priceOutputPer1k,
+    cacheEnabled: row.cacheEnabled,
+    offline: row.offline,
+  };
+}
+
+/** The settings the engine calls an endpoint with; 404 AppError when there is no such endpoint. */
+export async function getEndpointSettings(db: Db, id: string): Promise<EndpointSettings> {
+  const row = await db.modelEndpoint.findUnique({ where: { id } });
+  if (!row) throw new AppError("No such model endpoint (it may have been deleted).", 404);
+  return toEndpointSettings(row);
+}
+
+const auditFields = (r: ModelEndpoint) => ({
+  name: r.name,
+  baseUrl: r.baseUrl,
+  model: r.model,
+  apiKeyEnv: r.apiKeyEnv,
+  temperature: r.temperature,
+  maxTokens: r.maxTokens,
+  timeoutMs: r.timeoutMs,
+  maxConcurrency: r.maxConcurrency,
+  priceInputPer1k: r.priceInputPer1k,
+  priceOutputPer1k: r.priceOutputPer1k,
+  cacheEnabled: r.cacheEnabled,
+  offline: r.offline,
+});
+
+async function assertNameFree(db: Pick<Db, "modelEndpoint">, name: string, exceptId?: string) {
+  const other = await db.modelEndpoint.findUnique({ where: { name }, select: { id: true } });
+  if (other && other.id !== exceptId) throw new AppError(`An endpoint named "${name}" already exists; pick another name.`, 409);
+}
+
+export async function createEndpoint(db: Db, actorId: string | null, input: EndpointInput): Promise<EndpointSettings> {
+  return db.$transaction(async (tx) => {
+    await assertNameFree(tx, input.name);
+    const row = await tx.modelEndpoint.create({ data: { ...input, offline: false } });
+    await recordAudit(tx, { actorId, action: "endpoint.create", entityType: "ModelEndpoint", entityId: row.id, after: auditFields(row) });
+    return toEndpointSettings(row);
+  });
+}
+
+export async function updateEndpoint(db: Db, actorId: string | null, id: string, input: EndpointInput): Promise<EndpointSettings> {
+  return db.$transaction(async (tx) => {
+    const before = await tx.modelEndpoint.findUnique({ where: { id } });
+    if (!before) throw new AppError("No such model endpoint (it may have been deleted).", 404);
+    await assertNameFree(tx, input.name, id);
+    // `offline` is not editable: it marks the row npm start manages for the offline model.
+    const after = await tx.modelEndpoint.update({ where: { id }, data: { ...input } });
+    await recordAudit(tx, { actorId, action: "endpoint.update", entityType: "ModelEndpoint", entityId: id, before: auditFields(before), after: auditFields(after) });
+    return toEndpointSettings(after);
+  });
+}
+
+export async function setEndpointCache(db: Db, actorId: string | null, id: string, cacheEnabled: boolean): Promise<EndpointSettings> {
+  return db.$transaction(async (tx) => {
+    const before = await tx.modelEndpoint.findUnique({ where: { id } });
+    if (!before) throw new AppError("No such model endpoint (it may have been deleted).", 404);
+    const after = await tx.modelEndpoint.update({ where: { id }, data: { cacheEnabled } });
+    await recordAudit(tx, { actorId, action: "endpoint.cache", entityType: "ModelEndpoint", entityId: id, before: { cacheEnabled: before.cacheEnabled }, after: { cacheEnabled } });
+    return toEndpointSettings(after);
+  });
+}
+
+/**
+ * Deletes an endpoint no trajectory refers to. Its LlmCall rows stay (endpoint set to null), so
+ * the cost history survives.
+ */
+export async function deleteEndpoint(db: Db, actorId: string | null, id: string): Promise<void> {
+  await db.$transaction(async (tx) => {
+    const row = await tx.modelEndpoint.findUnique({ where: { id }, include: countSelect });
+    if (!row) throw new AppError("No such model endpoint (it may have been deleted).", 404);
+    const used = row._count.agentTrajectories + row._count.emulatorTrajectories + row._count.evaluatorTrajectories;
+    if (used > 0) {
+      throw new AppError(`"${row.name}" is used by ${used} trajector${used === 1 ? "y" : "ies"}, so it cannot be deleted; edit it instead.`, 409);
+    }
+    await tx.modelEndpoint.delete({ where: { id } });
+    await recordAudit(tx, { actorId, action: "endpoint.delete", entityType: "ModelEndpoint", entityId: id, before: auditFields(row) });
+  });
+}
+
+export type PingResult =
+  | { ok: true; latencyMs: number; reply: string; inputTokens: number; outputTokens: number; costUsd: number; offline: boolean }
+  | { ok: false; latencyMs: number; error: string; kind: string };
+
+export const PING_MESSAGES = [
+  { role: "system" as const, content: "You are a connectivity check. Answer in one short sentence." },
+  { role: "user" as const, content: "Reply with the word pong." },
+];
+
+/**
+ * One real request to the endpoint (no retries, no cache), recorded as an LlmCall with role
+ * "ping". Failures come back as a result with the error message, not as an exception.
+ */
+export async function pingEndpoint(db: Db, id: string, options: Omit<ModelClientOptions, "db" | "maxAttempts"> = {}): Promise<PingResult> {
+  const settings = await getEndpointSettings(db, id);
+  const client = createModelClient({ ...settings, cacheEnabled: false }, { ...options, db, maxAttempts: 1 });
+  const t0 = performance.now();
+  try {
+    const r = await client.chat({ purpose: "ping", messages: PING_MESSAGES });
+    return {
+      ok: true,
+      latencyMs: Math.round(r.latencyMs),
+      reply: r.content.length > 2000 ? `${r.content.slice(0, 2000)}…` : r.content,
+      inputTokens: r.inputTokens,
+      outputTokens: r.outputTokens,
+      costUsd: r.costUsd,
+      offline: settings.offline,
+    };
+  } catch (e) {
+    const latencyMs = Math.round(performance.now() - t0);
+    if (e instanceof LlmCallError) return { ok: false, latencyMs, error: e.message, kind: e.kind };
+    throw e;
+  }
+}
+
+/**
+ * The offline model's row ("offline-heuristic", offline: true), created or pointed at `url`.
+ * Settings an admin changed (concurrency, cache, timeout) are kept on later starts.
+ */
+export async function ensureOfflineEndpoint(db: Pick<Db, "modelEndpoint">, url: string): Promise<EndpointSettings> {
+  const row = await db.modelEndpoint.upsert({
+    where: { name: OFFLINE_ENDPOINT_NAME },
+    create: {
+      name: OFFLINE_ENDPOINT_NAME,
+      baseUrl: url,
+      model: OFFLINE_MODEL_ID,
+      apiKeyEnv: null,
+      temperature: 0,
+      maxTokens: 2048,
+      timeoutMs: 30_000,
+      maxConcurrency: 16,
+      priceInputPer1k: 0,
+      priceOutputPer1k: 0,
+      // Deterministic and local: a cache saves nothing and would keep old answers after the rules change.
+      cacheEnabled: false,
+      offline: true,
+    },
+    update: { baseUrl: url, model: OFFLINE_MODEL_ID, offline: true },
+  });
+  return toEndpointSettings(row);
+}
