@@ -3,6 +3,8 @@
 //  2. pending migrations, demo users on the first embedded start;
 //  3. build the web app if the sources changed, start it, wait until /api/health answers;
 //  4. print the URL and the demo sign-ins. Ctrl-C stops everything cleanly.
+// In embedded mode (or with OFFLINE_LLM=1) the offline heuristic model also runs in this process,
+// with a ModelEndpoint row pointing at it, so the engine has an endpoint out of the box.
 import { spawn, execSync, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { connectClient, describeUrl } from "@/lib/db/connect";
@@ -12,6 +14,10 @@ import { createPrisma } from "@/lib/db/client";
 import { seedDemoUsers, usableDemoUsers } from "@/lib/db/seed-demo";
 import { DEMO_CAMPAIGN_NAME, seedDemoCampaign, seedToolemuData } from "@/lib/db/seed-data";
 import { resolveAuthSecret } from "@/lib/auth/secret";
+import { ensureOfflineEndpoint, OFFLINE_ENDPOINT_NAME } from "@/lib/llm/endpoints";
+import { DEFAULT_OFFLINE_PORT, startOfflineModel, type OfflineModelServer } from "@/lib/llm/offline/server";
+import { describeFaults } from "@/lib/llm/offline/faults";
+import { OFFLINE_MODEL_LABEL } from "@/lib/llm/types";
 import { buildIfNeeded } from "./lib/build";
 import { findFreePort, isPortFree } from "./lib/port";
 import { fail, info } from "./lib/output";
@@ -19,6 +25,7 @@ import { fail, info } from "./lib/output";
 const t0 = Date.now();
 let embedded: EmbeddedDatabase | null = null;
 let web: ChildProcess | null = null;
+let offline: OfflineModelServer | null = null;
 let stopping = false;
 
 async function main() {
@@ -42,6 +49,10 @@ async function main() {
     await client.end();
   }
 
+  // OFFLINE_LLM=1 forces the offline model on (e.g. with DATABASE_URL), OFFLINE_LLM=0 off.
+  const wantOffline = process.env.OFFLINE_LLM === "1" || (!!embedded && process.env.OFFLINE_LLM !== "0");
+  if (wantOffline) offline = await startOfflineInProcess();
+
   const prisma = createPrisma(url);
   let demo;
   try {
@@ -55,6 +66,7 @@ async function main() {
       if (w) info(`Imported ${w.toolkits} toolkits, ${w.cases} cases, ${w.trajectories} trajectories, ${w.evaluations} evaluations.`);
       if (await seedDemoCampaign(prisma)) info(`Created the demo annotation campaign "${DEMO_CAMPAIGN_NAME}".`);
     }
+    if (offline) await ensureOfflineEndpoint(prisma, offline.url);
     demo = embedded ? await usableDemoUsers(prisma) : [];
   } finally {
     await prisma.$disconnect();
@@ -89,6 +101,23 @@ async function main() {
   banner(publicUrl, demo, ((Date.now() - t0) / 1000).toFixed(1));
 }
 
+async function startOfflineInProcess(): Promise<OfflineModelServer> {
+  const host = process.env.OFFLINE_LLM_HOST ?? "127.0.0.1";
+  const explicit = process.env.OFFLINE_LLM_PORT;
+  let port = Number(explicit ?? DEFAULT_OFFLINE_PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`OFFLINE_LLM_PORT=${explicit} is not a port number.`);
+  if (port !== 0 && !(await isPortFree(port, host))) {
+    if (explicit) throw new Error(`Port ${port} for the offline model is already in use. Stop what uses it, or choose another: OFFLINE_LLM_PORT=${port + 1} npm start`);
+    const free = await findFreePort(port + 1, host);
+    if (!free) throw new Error(`Ports ${port}–${port + 50} are all in use; set OFFLINE_LLM_PORT to a free one.`);
+    port = free;
+  }
+  const server = await startOfflineModel({ port, host });
+  const faults = describeFaults(server.faults);
+  info(`Offline model: ${OFFLINE_MODEL_LABEL} at ${server.url}${faults === "none" ? "" : ` (fault mode: ${faults})`}`);
+  return server;
+}
+
 async function choosePort(host: string): Promise<number> {
   const explicit = process.env.PORT;
   const wanted = Number(explicit ?? 3000);
@@ -120,6 +149,9 @@ function banner(url: string, demo: { email: string; password: string; role: stri
     for (const u of demo) lines.push(`    ${u.role.padEnd(11)} ${u.email.padEnd(24)} ${u.password}`);
     lines.push(``);
   }
+  if (offline) {
+    lines.push(`  Model endpoint "${OFFLINE_ENDPOINT_NAME}": ${offline.url}   ${OFFLINE_MODEL_LABEL}`, ``);
+  }
   lines.push(`  Press Ctrl-C to stop.`, ``);
   console.log(lines.join("\n"));
 }
@@ -142,6 +174,7 @@ async function shutdown(code: number) {
       web!.once("exit", () => (clearTimeout(t), r(null)));
     });
   }
+  await offline?.close().catch(() => {});
   await embedded?.stop().catch(() => {});
   process.exit(code);
 }
