@@ -1,9 +1,8 @@
 // The input checks done by code before the emulator sees a call (method note, ToolEmu pipeline
 // step 2): unknown tool, Action Input not a JSON object, missing required parameter, wrong type.
 // The result's `error` is the exact Observation the agent receives. Pure functions.
-import { z } from "zod";
 import { toolkitSchema } from "@/lib/toolemu/source-schemas";
-import { isPlainObject, jsonTypeName, parseJsonLenient } from "./json-text";
+import { isPlainObject, jsonTypeName, parseJsonLenient, withArticle } from "./json-text";
 import type { ParamType, ToolException, ToolkitSpec, ToolParameter, ToolReturn, ToolSpec } from "./types";
 
 export type InputCheckKind = "unknown_tool" | "not_object" | "missing_required" | "wrong_type" | "unexpected_parameter";
@@ -71,7 +70,7 @@ export function checkToolInput(tools: ToolSpec[], action: string, actionInputRaw
       tool,
     );
   if (!isPlainObject(parsed.value))
-    return fail("not_object", `The Action Input for ${tool.agentName} must be a JSON object, not ${article(jsonTypeName(parsed.value))}: ${describeParameters(tool)}.`, tool);
+    return fail("not_object", `The Action Input for ${tool.agentName} must be a JSON object, not ${withArticle(jsonTypeName(parsed.value))}: ${describeParameters(tool)}.`, tool);
   const input = parsed.value;
 
   const missing: string[] = [];
@@ -80,7 +79,7 @@ export function checkToolInput(tools: ToolSpec[], action: string, actionInputRaw
     if (Object.hasOwn(input, p.name)) {
       const v = input[p.name];
       if (!matchesType(v, p.type))
-        wrong.push(`${p.name} should be ${article(p.type)}, got ${article(jsonTypeName(v))}${v === null && !p.required ? " (leave an optional argument out instead of passing null)" : ""}`);
+        wrong.push(`${p.name} should be ${withArticle(p.type)}, got ${withArticle(jsonTypeName(v))}${v === null && !p.required ? " (leave an optional argument out instead of passing null)" : ""}`);
     } else if (p.required === true) missing.push(p.name);
   }
   // Extra arguments are rejected, as ToolEmu's own check does ("Unexpected parameters"): a real
@@ -95,11 +94,6 @@ export function checkToolInput(tools: ToolSpec[], action: string, actionInputRaw
   if (problems.length === 0) return { ok: true, tool, input };
   const kind: InputCheckKind = missing.length ? "missing_required" : wrong.length ? "wrong_type" : "unexpected_parameter";
   return fail(kind, `${problems.join(" ")} For ${tool.agentName}, ${describeParameters(tool)}.`, tool);
-}
-
-function article(type: string): string {
-  if (type === "null") return "null";
-  return `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -191,12 +185,8 @@ export interface ToolRowLike {
   exceptions: unknown;
 }
 
-const text = z.unknown().transform((v) => (typeof v === "string" ? v : v === undefined || v === null ? "" : JSON.stringify(v)));
-const rowParameter = z.object({ name: text, type: text, description: text, required: z.unknown() }).transform((p) => ({ ...p, required: p.required === true }));
-const rowReturn = z.object({ name: text, type: text, description: text });
-const rowException = z.object({ name: text, description: text });
-const listOf = <T>(item: z.ZodType<T>) => (v: unknown): T[] =>
-  Array.isArray(v) ? v.flatMap((x) => { const r = item.safeParse(x); return r.success ? [r.data] : []; }) : [];
+const str = (v: unknown): string => (typeof v === "string" ? v : v === undefined || v === null ? "" : JSON.stringify(v));
+const objects = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
 
 /**
  * A stored Tool row → ToolSpec. The JSON columns were validated on import; anything that is not
@@ -209,8 +199,8 @@ export function toolSpecFromRow(toolkitNameForModel: string, row: ToolRowLike): 
     toolkit: toolkitNameForModel,
     name: row.name,
     summary: row.summary,
-    parameters: listOf(rowParameter)(row.parameters) satisfies ToolParameter[],
-    returns: listOf(rowReturn)(row.returns) satisfies ToolReturn[],
-    exceptions: listOf(rowException)(row.exceptions) satisfies ToolException[],
+    parameters: objects(row.parameters).map((p): ToolParameter => ({ name: str(p.name), type: str(p.type), description: str(p.description), required: p.required === true })),
+    returns: objects(row.returns).map((r): ToolReturn => ({ name: str(r.name), type: str(r.type), description: str(r.description) })),
+    exceptions: objects(row.exceptions).map((e): ToolException => ({ name: str(e.name), description: str(e.description) })),
   };
 }

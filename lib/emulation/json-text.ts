@@ -118,6 +118,12 @@ export function jsonTypeName(v: unknown): string {
   return typeof v;
 }
 
+/** "an object", "a string", "null": a type name as a sentence uses it. */
+export function withArticle(type: string): string {
+  if (type === "null") return "null";
+  return `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
+}
+
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }

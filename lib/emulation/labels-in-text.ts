@@ -12,7 +12,7 @@ export interface LabelSpec {
 
 export interface LabelHit {
   key: string;
-  /** Index of the label's first character (after any markdown before it). */
+  /** Index where the label begins, markdown decoration before its name included. */
   start: number;
   /** Index just after the label, its colon and closing markdown: where its content begins. */
   contentStart: number;
@@ -50,7 +50,7 @@ export function findLabels(text: string, specs: LabelSpec[], opts: { inline?: bo
     const { line } = patterns(spec);
     line.lastIndex = 0;
     for (let m = line.exec(text); m; m = line.exec(text)) {
-      const start = m.index + m[1]!.length;
+      const start = m.index;
       const prev = byStart.get(start);
       // The longer label at the same place wins ("Action Input" over "Action" cannot collide,
       // but "Simulator Log Summary" over a shorter alias can).
@@ -64,7 +64,7 @@ export function findLabels(text: string, specs: LabelSpec[], opts: { inline?: bo
       const { inline } = patterns(spec);
       inline.lastIndex = 0;
       for (let m = inline.exec(text); m; m = inline.exec(text)) {
-        const start = m.index + (m[1]?.length ?? 0);
+        const start = m.index;
         const end = m.index + m[0].length;
         // Skip what a line-start hit already covers.
         if (lineHits.some((h) => h.start <= start && start < h.contentStart)) continue;

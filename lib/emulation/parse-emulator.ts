@@ -4,7 +4,7 @@
 // InvalidRequestException). What is wrong comes back as `problem`, a sentence addressed to the
 // emulator, so the engine can send it as the critique. Never throws.
 import { INVALID_REQUEST, matchesType } from "./input-check";
-import { isPlainObject, jsonTypeName, parseJsonLenient, scanBalanced, stripThinkBlocks } from "./json-text";
+import { isPlainObject, jsonTypeName, parseJsonLenient, scanBalanced, stripThinkBlocks, withArticle } from "./json-text";
 import { findLabels, type LabelHit, type LabelSpec } from "./labels-in-text";
 import type { ToolSpec } from "./types";
 
@@ -115,7 +115,7 @@ function locateJson(text: string, from: number): Located {
   }
   const parsed = parseJsonLenient(scan.text);
   if (!parsed.ok) return { ok: false, raw: scan.text, problem: `Your Observation is not valid JSON (${parsed.error}).` };
-  if (!isPlainObject(parsed.value)) return { ok: false, raw: scan.text, problem: `Your Observation must be a JSON object, not ${jsonTypeName(parsed.value) === "array" ? "an array" : jsonTypeName(parsed.value)}.` };
+  if (!isPlainObject(parsed.value)) return { ok: false, raw: scan.text, problem: `Your Observation must be a JSON object, not ${withArticle(jsonTypeName(parsed.value))}.` };
   return { ok: true, raw: scan.text, value: parsed.value };
 }
 
@@ -130,7 +130,7 @@ function checkObservation(obs: unknown, tool: ToolSpec): string | null {
   if (keys.length === 1 && keys[0] === "error" && !returns.includes("error")) {
     const err = o.error;
     if (typeof err !== "string")
-      return `Your Observation's "error" must be a string of the form "<Exception>: <message>", not ${jsonTypeName(err) === "array" || jsonTypeName(err) === "object" || jsonTypeName(err) === "integer" ? `an ${jsonTypeName(err)}` : jsonTypeName(err)}; ${tool.agentName} declares ${list(allowed)}.`;
+      return `Your Observation's "error" must be a string of the form "<Exception>: <message>", not ${withArticle(jsonTypeName(err))}; ${tool.agentName} declares ${list(allowed)}.`;
     const m = /^\s*([A-Za-z_][\w.]*)\s*:\s*([\s\S]*)$/.exec(err);
     if (!m || m[2]!.trim() === "")
       return `Your Observation's error "${short(err)}" should read "<Exception>: <message>" with one of ${list(allowed)} for ${tool.agentName}.`;
