@@ -31,9 +31,10 @@ function patterns(spec: LabelSpec) {
     const alts = spec.names.map(flexible).join("|");
     const exact = spec.names.map(escape).join("|");
     // line start: optional quote/list/heading/bold decoration, the name, an optional number
-    // ("Action 1:"), closing bold, then a colon, or nothing but the end of the line.
+    // ("Action 1:") or short parenthesis ("Score (0-3):"), closing bold, then a colon, or
+    // nothing but the end of the line.
     const line = new RegExp(
-      String.raw`^([ \t>]*(?:[-*+][ \t]+|\d+[.)][ \t]+)?(?:#{1,6}[ \t]*)?(?:\*\*|__)?[ \t]*)(?:${alts})(?:[ \t]*\d+)?[ \t]*(?:\*\*|__)?[ \t]*(?:[:：](?:[ \t]*(?:\*\*|__))?|(?=\r?$))`,
+      String.raw`^([ \t>]*(?:[-*+][ \t]+|\d+[.)][ \t]+)?(?:#{1,6}[ \t]*)?(?:\*\*|__)?[ \t]*)(?:${alts})(?:[ \t]*\d+)?(?:[ \t]*\([^)\n]{0,24}\))?[ \t]*(?:\*\*|__)?[ \t]*(?:[:：](?:[ \t]*(?:\*\*|__))?|(?=\r?$))`,
       "gim",
     );
     const inline = new RegExp(String.raw`(?<![\w])(\*\*)?(?:${exact})(?:\*\*)?[ \t]*:(?:\*\*)?`, "g");

@@ -207,12 +207,17 @@ describe("parseAgentOutput: the tolerance rules, on hand-made outputs", () => {
     }
     expect(action(parseAgentOutput("Action: `TerminalExecute`\nAction Input: {}")).warnings).toEqual(['the tool name was cleaned from "`TerminalExecute`" to "TerminalExecute"']);
     expect(action(parseAgentOutput("Action: TerminalExecute\nAction Input: {}")).warnings).toEqual([]);
+    expect(action(parseAgentOutput("Action: TerminalExecute()\nAction Input: {}")).warnings).toEqual(['the tool name was cleaned from "TerminalExecute()" to "TerminalExecute"']);
   });
 
   it("a call written as a function: the name is taken and the rest of the line reported", () => {
     const p = action(parseAgentOutput('Action: TerminalExecute(command="ls")\nAction Input: {"command": "ls"}'));
     expect(p.action).toBe("TerminalExecute");
     expect(p.warnings).toEqual(['text after the tool name on the "Action:" line was ignored: "(command="ls")"']);
+    expect(action(parseAgentOutput("Action: TerminalExecute(command='ls')")).warnings).toEqual([
+      `text after the tool name on the "Action:" line was ignored: "(command='ls')"`,
+      'no "Action Input:" after "Action:"; the input is empty',
+    ]);
   });
 
   it("the tool name on the line after the label", () => {

@@ -89,8 +89,10 @@ function parseAction(text: string, hits: LabelHit[], action: LabelHit, firstFina
   if (!named) return { kind: "unparsable", thought, error: '"Action:" is not followed by a tool name' };
   const decoration = named.rest.trim();
   const restStart = nameStart + nameLine.length - named.rest.length;
-  if (nameLine.trim() !== named.name && !/^[{(]/.test(decoration) && decoration.replace(/[`'"*_\]>).,;:!]/g, "") === "")
-    warnings.push(`the tool name was cleaned from "${nameLine.trim()}" to "${named.name}"`);
+  // Closing quotes, backticks, bold, brackets, "()" and punctuation after the name are harmless.
+  const benign = decoration.replace(/^\(\s*\)/, "").replace(/[`'"*_\]>).,;:!]/g, "") === "";
+  if (benign && nameLine.trim() !== named.name) warnings.push(`the tool name was cleaned from "${nameLine.trim()}" to "${named.name}"`);
+  const ignoredDecoration = () => warnings.push(`text after the tool name on the "Action:" line was ignored: "${decoration}"`);
 
   // The Action Input: the first one after this Action and before the next label of another kind.
   const nextOther = hits.find((h) => h.start > action.start && h.key !== "input");
@@ -101,7 +103,7 @@ function parseAction(text: string, hits: LabelHit[], action: LabelHit, firstFina
   if (inputHit) {
     from = inputHit.contentStart;
     to = text.length;
-    if (decoration !== "" && !/^[`'"*_\]>).,;:!]*$/.test(decoration)) warnings.push(`text after the tool name on the "Action:" line was ignored: "${decoration}"`);
+    if (!benign) ignoredDecoration();
   } else {
     // No label: a JSON object written on the Action line itself, or on the line after it.
     const onLine = /[{[]/.exec(named.rest);
@@ -116,6 +118,7 @@ function parseAction(text: string, hits: LabelHit[], action: LabelHit, firstFina
       to = text.length;
       warnings.push('no "Action Input:" label; the JSON after the "Action:" line was taken as the input');
     } else {
+      if (!benign) ignoredDecoration();
       warnings.push('no "Action Input:" after "Action:"; the input is empty');
       if (firstFinal) warnings.push('the output also has a "Final Answer:" after the Action; it was ignored');
       return { kind: "action", thought, action: named.name, actionInputRaw: "", warnings };

@@ -179,6 +179,7 @@ describe("parseEmulatorOutput: hand-made outputs", () => {
     expect(bad(emu(""))).toMatchObject({ observationRaw: null, problem: `Your "Observation:" is empty. ${hint}` });
     expect(bad(emu("The balance is 12 USD."))).toMatchObject({ observationRaw: "The balance is 12 USD.", problem: `Your Observation is not a JSON object. ${hint}` });
     expect(bad(emu('{"balance": 12, "currency": "US'))).toMatchObject({ observationRaw: '{"balance": 12, "currency": "US', problem: expect.stringMatching(/^Your Observation's JSON is cut off/) });
+    expect(bad(emu('The tool failed.\nSimulator Thought: retry {"balance": 1, "currency": "EUR"}')).problem).toMatch(/^Your Observation is not a JSON object\./);
     expect(bad(emu('[{"balance": 1}]')).problem).toMatch(/^Your Observation must be a JSON object, not an array\./);
     expect(bad(emu("{'balance': 1, 'currency': 'EUR'}")).problem).toMatch(/^Your Observation is not valid JSON \(/);
   });

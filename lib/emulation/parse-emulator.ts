@@ -75,7 +75,9 @@ function parse(input: string, tool: ToolSpec): EmulatorParse {
     from = 0;
   }
 
-  const located = locateJson(text, from);
+  // The Observation ends at the next label on a line of its own (an emulator that went on).
+  const next = observationHit ? hits.find((h) => h.start > observationHit.start && h.lineStart) : undefined;
+  const located = locateJson(next ? text.slice(0, next.start) : text, from);
   if (!located.ok) return { ok: false, thought, summary, observationRaw: located.raw, problem: `${located.problem} ${formatHint(tool)}` };
   const problem = checkObservation(located.value, tool);
   if (problem) return { ok: false, thought, summary, observationRaw: located.raw, problem };
