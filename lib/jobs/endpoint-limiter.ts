@@ -1,0 +1,268 @@
+// A per-endpoint concurrency limit that holds across processes and machines: the LLM client's
+// ConcurrencyLimiter (lib/llm/limiter.ts) backed by the EndpointSlot table. A call holds one
+// row — (endpoint key, slot) with slot < the endpoint's maxConcurrency — while it runs.
+//
+// Why a table and not pg_try_advisory_lock: on the embedded database every connection shares
+// PGlite's one session, and session advisory locks are re-entrant within a session, so they
+// would never refuse anyone. Row leases work the same on PGlite and on PostgreSQL.
+//
+//   - acquire: one UPDATE … FOR UPDATE SKIP LOCKED takes up to n free slots at once (a slot is
+//     free when nobody holds it or its lease ran out);
+//   - each process has one FIFO queue per key and a single "pump" asking the database, so many
+//     waiting calls cost one query, not one each; a release in this process wakes the pump at
+//     once, slots freed by other processes are found by polling (20 ms, backing off to 200 ms);
+//   - leases (default 60 s) are renewed for everything this process holds every leaseMs/3; a
+//     process that dies loses its slots when the lease runs out, or at once when a process on
+//     the same host sees that the holder's pid is gone (holder = "host:pid:random").
+import "server-only";
+import { randomBytes } from "node:crypto";
+import os from "node:os";
+import type { ConcurrencyLimiter } from "@/lib/llm/limiter";
+import type { Db } from "@/lib/db/client";
+
+/** now() as Prisma stores DateTime in `timestamp(3)` columns: UTC without a time zone. */
+export const NOW_UTC = `(now() AT TIME ZONE 'UTC')`;
+
+export interface DbLimiterOptions {
+  leaseMs?: number;
+  minPollMs?: number;
+  maxPollMs?: number;
+  /** Identifies this process's slots; default "<host>:<pid>:<random>". */
+  holder?: string;
+}
+
+export interface DbLimiter extends ConcurrencyLimiter {
+  readonly holder: string;
+  /** Slots this process holds now, for a key or in all. */
+  held(key?: string): number;
+  /** Frees slots held by processes on this host that no longer exist. Returns how many. */
+  reclaimDead(): Promise<number>;
+  /** Stops lease renewal and frees this process's slots. */
+  stop(): Promise<void>;
+}
+
+interface Waiter {
+  resolve: (slot: number) => void;
+  reject: (e: unknown) => void;
+  signal?: AbortSignal;
+  onAbort?: () => void;
+}
+
+interface KeyState {
+  queue: Waiter[];
+  pumping: boolean;
+  held: number;
+  limit: number;
+  ensured: number;
+  wake: (() => void) | null;
+}
+
+export function processHolderId(): string {
+  return `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Holders (of slots or episodes) that ran on this host under a pid that no longer exists. */
+export function deadLocalHolders(holders: (string | null)[], self: string): string[] {
+  const host = os.hostname();
+  const out: string[] = [];
+  for (const h of new Set(holders)) {
+    if (!h || h === self) continue;
+    const parts = h.split(":");
+    if (parts.length < 3 || parts.slice(0, -2).join(":") !== host) continue;
+    const pid = Number(parts[parts.length - 2]);
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !pidAlive(pid)) out.push(h);
+  }
+  return out;
+}
+
+export function createDbLimiter(db: Db, options: DbLimiterOptions = {}): DbLimiter {
+  const leaseMs = options.leaseMs ?? 60_000;
+  const minPoll = options.minPollMs ?? 20;
+  const maxPoll = options.maxPollMs ?? 200;
+  const holder = options.holder ?? processHolderId();
+  const keys = new Map<string, KeyState>();
+  let stopped = false;
+
+  const renew = setInterval(() => {
+    if (![...keys.values()].some((k) => k.held > 0)) return;
+    db.$executeRawUnsafe(
+      `UPDATE "EndpointSlot" SET "leaseUntil" = ${NOW_UTC} + ($1 * interval '1 millisecond') WHERE holder = $2`,
+      leaseMs,
+      holder,
+    ).catch((e) => console.error("[limiter] could not renew endpoint slot leases:", (e as Error).message));
+  }, Math.max(1000, Math.floor(leaseMs / 3)));
+  renew.unref();
+
+  function state(key: string): KeyState {
+    let s = keys.get(key);
+    if (!s) keys.set(key, (s = { queue: [], pumping: false, held: 0, limit: 1, ensured: 0, wake: null }));
+    return s;
+  }
+
+  async function ensureSlots(key: string, s: KeyState) {
+    if (s.ensured >= s.limit) return;
+    await db.$executeRawUnsafe(
+      `INSERT INTO "EndpointSlot" (key, slot) SELECT $1, g FROM generate_series(0, $2::int - 1) g ON CONFLICT DO NOTHING`,
+      key,
+      s.limit,
+    );
+    s.ensured = s.limit;
+  }
+
+  async function take(key: string, limit: number, n: number): Promise<number[]> {
+    const rows = await db.$queryRawUnsafe<{ slot: number }[]>(
+      `WITH free AS (
+         SELECT key, slot FROM "EndpointSlot"
+         WHERE key = $1 AND slot < $2 AND (holder IS NULL OR "leaseUntil" < ${NOW_UTC})
+         ORDER BY slot LIMIT $3 FOR UPDATE SKIP LOCKED)
+       UPDATE "EndpointSlot" s SET holder = $4, "leaseUntil" = ${NOW_UTC} + ($5 * interval '1 millisecond')
+       FROM free WHERE s.key = free.key AND s.slot = free.slot
+       RETURNING s.slot`,
+      key,
+      limit,
+      n,
+      holder,
+      leaseMs,
+    );
+    return rows.map((r) => Number(r.slot));
+  }
+
+  async function give(key: string, slot: number) {
+    await db.$executeRawUnsafe(`UPDATE "EndpointSlot" SET holder = NULL, "leaseUntil" = NULL WHERE key = $1 AND slot = $2 AND holder = $3`, key, slot, holder);
+  }
+
+  function waitForWake(s: KeyState, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {
+        s.wake = null;
+        resolve();
+      }, ms);
+      s.wake = () => {
+        clearTimeout(t);
+        s.wake = null;
+        resolve();
+      };
+    });
+  }
+
+  async function pump(key: string) {
+    const s = state(key);
+    if (s.pumping) return;
+    s.pumping = true;
+    let poll = minPoll;
+    let lastReclaim = Date.now();
+    try {
+      while (s.queue.length && !stopped) {
+        const room = s.limit - s.held;
+        if (room <= 0) {
+          await waitForWake(s, maxPoll * 5);
+          continue;
+        }
+        let slots: number[];
+        try {
+          await ensureSlots(key, s);
+          slots = await take(key, s.limit, Math.min(room, s.queue.length));
+        } catch (e) {
+          console.error("[limiter] could not take an endpoint slot:", (e as Error).message);
+          slots = [];
+        }
+        for (const slot of slots) {
+          const w = s.queue.shift();
+          s.held++;
+          if (!w) {
+            release(key, slot);
+            continue;
+          }
+          if (w.onAbort) w.signal?.removeEventListener("abort", w.onAbort);
+          w.resolve(slot);
+        }
+        if (s.queue.length === 0) break;
+        if (slots.length) {
+          poll = minPoll;
+          continue;
+        }
+        if (Date.now() - lastReclaim > 5000) {
+          lastReclaim = Date.now();
+          await reclaimDead().catch(() => 0);
+        }
+        await waitForWake(s, poll);
+        poll = Math.min(maxPoll, Math.ceil(poll * 1.5));
+      }
+    } finally {
+      s.pumping = false;
+      // A waiter that arrived as the loop ended.
+      if (s.queue.length && !stopped) void pump(key);
+    }
+  }
+
+  function release(key: string, slot: number) {
+    const s = state(key);
+    give(key, slot)
+      .catch((e) => console.error("[limiter] could not free an endpoint slot (its lease will run out):", (e as Error).message))
+      .finally(() => {
+        s.held--;
+        if (s.wake) s.wake();
+        else if (s.queue.length) void pump(key);
+      });
+  }
+
+  async function reclaimDead(): Promise<number> {
+    const rows = await db.$queryRawUnsafe<{ holder: string }[]>(`SELECT DISTINCT holder FROM "EndpointSlot" WHERE holder IS NOT NULL`);
+    const dead = deadLocalHolders(rows.map((r) => r.holder), holder);
+    if (!dead.length) return 0;
+    return db.$executeRawUnsafe(`UPDATE "EndpointSlot" SET holder = NULL, "leaseUntil" = NULL WHERE holder = ANY($1::text[])`, dead);
+  }
+
+  return {
+    holder,
+    async run(key, limit, fn, signal) {
+      signal?.throwIfAborted();
+      if (stopped) throw new Error("The endpoint limiter is stopped.");
+      const s = state(key);
+      s.limit = Math.max(1, Math.floor(limit));
+      const slot = await new Promise<number>((resolve, reject) => {
+        const w: Waiter = { resolve, reject, signal };
+        if (signal) {
+          w.onAbort = () => {
+            const i = s.queue.indexOf(w);
+            if (i >= 0) s.queue.splice(i, 1);
+            reject(signal.reason);
+          };
+          signal.addEventListener("abort", w.onAbort, { once: true });
+        }
+        s.queue.push(w);
+        void pump(key);
+      });
+      try {
+        return await fn();
+      } finally {
+        release(key, slot);
+      }
+    },
+    held(key) {
+      if (key) return keys.get(key)?.held ?? 0;
+      let n = 0;
+      for (const s of keys.values()) n += s.held;
+      return n;
+    },
+    reclaimDead,
+    async stop() {
+      stopped = true;
+      clearInterval(renew);
+      for (const s of keys.values()) {
+        for (const w of s.queue.splice(0)) w.reject(new Error("The endpoint limiter stopped."));
+        s.wake?.();
+      }
+      await db.$executeRawUnsafe(`UPDATE "EndpointSlot" SET holder = NULL, "leaseUntil" = NULL WHERE holder = $1`, holder).catch(() => {});
+    },
+  };
+}

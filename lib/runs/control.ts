@@ -1,0 +1,82 @@
+// Pause, resume, cancel, retry failed — what a researcher does to a run while it plays.
+//
+//   pause   no new episode starts (queued jobs are cancelled); running ones finish.
+//   resume  a paused run's queued episodes are queued again.
+//   cancel  queued episodes are cancelled at once; running ones are stopped by their worker at its
+//           next heartbeat and marked CANCELLED (their partial trajectory stays, INTERRUPTED).
+//   retry   failed episodes go back to the queue; each attempt starts from scratch (the resume
+//           policy: the partial trajectory of the failed attempt is deleted when the next begins).
+import "server-only";
+import type { Db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { recordAudit } from "@/lib/audit/record";
+import type { EpisodeQueue } from "@/lib/jobs/boss";
+import { enqueueQueued } from "./create";
+
+async function loadRun(db: Db, runId: string) {
+  const run = await db.run.findUnique({ where: { id: runId }, select: { id: true, status: true, name: true } });
+  if (!run) throw new AppError("No such run.", 404);
+  return run;
+}
+
+export async function pauseRun(db: Db, actorId: string | null, runId: string, queue: EpisodeQueue | null) {
+  const run = await loadRun(db, runId);
+  if (run.status !== "QUEUED" && run.status !== "RUNNING") throw new AppError(`A ${run.status.toLowerCase()} run cannot be paused.`, 409);
+  await db.$transaction(async (tx) => {
+    await tx.run.update({ where: { id: runId }, data: { status: "PAUSED" } });
+    await recordAudit(tx, { actorId, action: "run.pause", entityType: "Run", entityId: runId, before: { status: run.status } });
+  });
+  const cancelled = queue ? await queue.cancelQueued(runId) : 0;
+  return { status: "PAUSED" as const, jobsCancelled: cancelled };
+}
+
+export async function resumeRun(db: Db, actorId: string | null, runId: string, queue: EpisodeQueue | null) {
+  const run = await loadRun(db, runId);
+  if (run.status !== "PAUSED") throw new AppError(`Only a paused run can be resumed (this one is ${run.status.toLowerCase()}).`, 409);
+  const started = await db.runEpisode.count({ where: { runId, attempts: { gt: 0 } } });
+  const status = started > 0 ? ("RUNNING" as const) : ("QUEUED" as const);
+  await db.$transaction(async (tx) => {
+    await tx.run.update({ where: { id: runId }, data: { status, finishedAt: null } });
+    await recordAudit(tx, { actorId, action: "run.resume", entityType: "Run", entityId: runId });
+  });
+  const queued = queue ? await enqueueQueued(db, queue, runId) : 0;
+  await finishRunIfComplete(db, runId);
+  return { status, queued };
+}
+
+export async function cancelRun(db: Db, actorId: string | null, runId: string, queue: EpisodeQueue | null) {
+  const run = await loadRun(db, runId);
+  if (run.status === "CANCELLED" || run.status === "DONE") throw new AppError(`The run is already ${run.status.toLowerCase()}.`, 409);
+  const cancelled = await db.$transaction(async (tx) => {
+    await tx.run.update({ where: { id: runId }, data: { status: "CANCELLED", finishedAt: new Date() } });
+    const { count } = await tx.runEpisode.updateMany({ where: { runId, status: "QUEUED" }, data: { status: "CANCELLED", finishedAt: new Date() } });
+    await recordAudit(tx, { actorId, action: "run.cancel", entityType: "Run", entityId: runId, before: { status: run.status }, after: { episodesCancelled: count } });
+    return count;
+  });
+  if (queue) await queue.cancelQueued(runId);
+  return { status: "CANCELLED" as const, episodesCancelled: cancelled };
+}
+
+export async function retryFailed(db: Db, actorId: string | null, runId: string, queue: EpisodeQueue | null) {
+  const run = await loadRun(db, runId);
+  if (run.status === "CANCELLED") throw new AppError("A cancelled run cannot be retried; re-run it as new.", 409);
+  const ids = await db.$transaction(async (tx) => {
+    const failed = await tx.runEpisode.findMany({ where: { runId, status: "FAILED" }, select: { id: true } });
+    if (!failed.length) return [];
+    await tx.runEpisode.updateMany({ where: { id: { in: failed.map((f) => f.id) }, status: "FAILED" }, data: { status: "QUEUED", finishedAt: null } });
+    if (run.status === "DONE") await tx.run.update({ where: { id: runId }, data: { status: "RUNNING", finishedAt: null } });
+    await recordAudit(tx, { actorId, action: "run.retry-failed", entityType: "Run", entityId: runId, after: { episodes: failed.length } });
+    return failed.map((f) => f.id);
+  });
+  if (ids.length && queue && run.status !== "PAUSED") await enqueueQueued(db, queue, runId, ids);
+  return { requeued: ids.length };
+}
+
+/** Marks the run DONE when no episode is queued or running any more. Returns whether it did. */
+export async function finishRunIfComplete(db: Db, runId: string): Promise<boolean> {
+  const n = await db.$executeRaw`
+    UPDATE "Run" SET status = 'DONE', "finishedAt" = (now() AT TIME ZONE 'UTC'), "updatedAt" = (now() AT TIME ZONE 'UTC')
+    WHERE id = ${runId} AND status IN ('QUEUED', 'RUNNING', 'PAUSED')
+      AND NOT EXISTS (SELECT 1 FROM "RunEpisode" WHERE "runId" = ${runId} AND status IN ('QUEUED', 'RUNNING'))`;
+  return n > 0;
+}

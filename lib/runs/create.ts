@@ -1,0 +1,199 @@
+// Creating a run: resolve the cases, expand to episodes, estimate, store, enqueue.
+import "server-only";
+import { randomInt } from "node:crypto";
+import type { Db } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
+import { AppError } from "@/lib/errors";
+import { recordAudit } from "@/lib/audit/record";
+import { PROMPT_TEMPLATES } from "@/lib/prompts/registry";
+import { templateRef } from "@/lib/prompts/template";
+import type { EpisodeQueue } from "@/lib/jobs/boss";
+import { resolveCases } from "./cases";
+import { estimateRun, MIN_OBSERVED, type EstimateEndpoint, type EstimateRole, type RunEstimate } from "./estimate";
+import { MAX_EPISODES_PER_RUN, runInputSchema, type RunInput, type RunSettings } from "./schemas";
+
+export interface RunPreview {
+  caseIds: string[];
+  caseNames: string[];
+  episodes: number;
+  estimate: RunEstimate;
+}
+
+const chars = (v: unknown) => (typeof v === "string" ? v.length : JSON.stringify(v ?? "").length);
+
+async function loadEndpoints(db: Db, ids: string[]): Promise<Map<string, EstimateEndpoint & { model: string; offline: boolean }>> {
+  const rows = await db.modelEndpoint.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, name: true, model: true, offline: true, priceInputPer1k: true, priceOutputPer1k: true },
+  });
+  const observed = await db.$queryRaw<{ endpointId: string; role: string; input: number; output: number; n: bigint }[]>`
+    SELECT "endpointId", role, avg("inputTokens")::float8 AS input, avg("outputTokens")::float8 AS output, count(*) AS n
+    FROM (SELECT "endpointId", role, "inputTokens", "outputTokens" FROM "LlmCall"
+          WHERE "endpointId" = ANY(${ids}) AND error IS NULL AND NOT cached AND role IN ('agent', 'emulator', 'evaluator')
+          ORDER BY id DESC LIMIT 20000) recent
+    GROUP BY 1, 2`;
+  const out = new Map<string, EstimateEndpoint & { model: string; offline: boolean }>();
+  for (const r of rows) out.set(r.id, { ...r, observed: {} });
+  for (const o of observed) {
+    const ep = out.get(o.endpointId);
+    if (ep && Number(o.n) >= MIN_OBSERVED) ep.observed![o.role as EstimateRole] = { input: o.input, output: o.output };
+  }
+  const missing = ids.filter((id) => !out.has(id));
+  if (missing.length) throw new AppError("A chosen model endpoint no longer exists; reload the page.", 422);
+  return out;
+}
+
+/** Resolves the cases and estimates the run, writing nothing. */
+export async function previewRun(db: Db, input: RunInput | RunSettings): Promise<RunPreview> {
+  const s = runInputSchema.parse(input);
+  const cases = await resolveCases(db, s.cases);
+  const endpointIds = [...new Set([...s.agents.map((a) => a.endpointId), s.emulatorEndpointId, ...(s.evaluatorEndpointId ? [s.evaluatorEndpointId] : [])])];
+  const endpoints = await loadEndpoints(db, endpointIds);
+
+  // Spec size per case: its toolkits' descriptions and tools as JSON (what the prompts render).
+  const links = cases.length
+    ? await db.testCaseToolkit.findMany({ where: { caseId: { in: cases.map((c) => c.id) } }, select: { caseId: true, toolkitId: true } })
+    : [];
+  const toolkitIds = [...new Set(links.map((l) => l.toolkitId))];
+  const toolkits = toolkitIds.length
+    ? await db.toolkit.findMany({
+        where: { id: { in: toolkitIds } },
+        select: { id: true, descriptionForModel: true, tools: { select: { agentName: true, summary: true, parameters: true, returns: true, exceptions: true } } },
+      })
+    : [];
+  const specTokens = new Map(toolkits.map((t) => [t.id, Math.ceil((chars(t.descriptionForModel) + t.tools.reduce((n, x) => n + chars(x.agentName) + chars(x.summary) + chars(x.parameters) + chars(x.returns) + chars(x.exceptions), 0)) / 4)]));
+  const instr = cases.length
+    ? await db.testCase.findMany({ where: { id: { in: cases.map((c) => c.id) } }, select: { id: true, userInstruction: true } })
+    : [];
+  const instrTokens = new Map(instr.map((c) => [c.id, Math.ceil(c.userInstruction.length / 4)]));
+  const specOf = new Map<string, number>();
+  for (const l of links) specOf.set(l.caseId, (specOf.get(l.caseId) ?? 0) + (specTokens.get(l.toolkitId) ?? 0));
+
+  const mean = await db.$queryRaw<{ m: number | null }[]>`
+    SELECT avg("stepCount")::float8 AS m FROM "Trajectory" WHERE status IN ('FINISHED', 'INCOMPLETE')`;
+
+  const estimate = estimateRun({
+    cases: cases.map((c) => ({ id: c.id, instructionTokens: instrTokens.get(c.id) ?? 0, specTokens: specOf.get(c.id) ?? 0 })),
+    agents: s.agents.map((a) => ({ endpoint: endpoints.get(a.endpointId)!, variant: a.variant })),
+    emulator: endpoints.get(s.emulatorEndpointId)!,
+    evaluator: s.evaluatorEndpointId ? endpoints.get(s.evaluatorEndpointId)! : null,
+    modes: s.modes,
+    repeats: s.repeats,
+    meanSteps: mean[0]?.m ?? null,
+  });
+  return { caseIds: cases.map((c) => c.id), caseNames: cases.map((c) => c.name), episodes: estimate.episodes, estimate };
+}
+
+export interface EpisodeKey {
+  caseId: string;
+  agentEndpointId: string;
+  variant: string;
+  mode: "STANDARD" | "ADVERSARIAL";
+  repeat: number;
+  position: number;
+}
+
+/**
+ * Every (case, agent, variant, mode, repeat) of the run, in the order they are queued: repeat,
+ * then case, then mode, then agent — so the agents and modes of a case finish close together
+ * and early partial results compare like with like.
+ */
+export function expandEpisodes(s: Pick<RunSettings, "agents" | "modes" | "repeats">, caseIds: string[]): EpisodeKey[] {
+  const out: EpisodeKey[] = [];
+  for (let repeat = 0; repeat < s.repeats; repeat++) {
+    for (const caseId of caseIds) {
+      for (const mode of s.modes) {
+        for (const a of s.agents) out.push({ caseId, agentEndpointId: a.endpointId, variant: a.variant, mode, repeat, position: out.length });
+      }
+    }
+  }
+  return out;
+}
+
+export function promptVersions(): string[] {
+  return PROMPT_TEMPLATES.map(templateRef);
+}
+
+/** Creates the run and its episodes in one transaction, then queues one job per episode. */
+export async function createRun(
+  db: Db,
+  actorId: string | null,
+  input: RunInput | RunSettings,
+  queue: EpisodeQueue | null,
+  opts: { rerunOfId?: string } = {},
+): Promise<{ id: string; episodes: number; estimate: RunEstimate }> {
+  const s = runInputSchema.parse(input);
+  const preview = await previewRun(db, s);
+  if (preview.episodes === 0) throw new AppError("The selection has no cases, so the run would have no episodes.", 422);
+  if (preview.episodes > MAX_EPISODES_PER_RUN) throw new AppError(`That is ${preview.episodes} episodes; a run may have at most ${MAX_EPISODES_PER_RUN}.`, 422);
+  const seed = s.seed ?? randomInt(0, 2 ** 31);
+  const episodes = expandEpisodes(s, preview.caseIds);
+
+  const run = await db.$transaction(async (tx) => {
+    const run = await tx.run.create({
+      data: {
+        name: s.name,
+        notes: s.notes,
+        caseSelection: s.cases as Prisma.InputJsonValue,
+        caseIds: preview.caseIds,
+        agents: s.agents as unknown as Prisma.InputJsonValue,
+        emulatorEndpointId: s.emulatorEndpointId,
+        modes: s.modes,
+        evaluatorEndpointId: s.evaluatorEndpointId ?? null,
+        repeats: s.repeats,
+        seed,
+        promptVersions: promptVersions(),
+        estimate: preview.estimate as unknown as Prisma.InputJsonValue,
+        createdById: actorId,
+        rerunOfId: opts.rerunOfId ?? null,
+      },
+      select: { id: true },
+    });
+    for (let i = 0; i < episodes.length; i += 5000) {
+      await tx.runEpisode.createMany({ data: episodes.slice(i, i + 5000).map((e) => ({ ...e, runId: run.id })) });
+    }
+    await recordAudit(tx, { actorId, action: "run.create", entityType: "Run", entityId: run.id, after: { name: s.name, episodes: episodes.length, rerunOfId: opts.rerunOfId } });
+    return run;
+  });
+
+  if (queue) await enqueueQueued(db, queue, run.id);
+  return { id: run.id, episodes: episodes.length, estimate: preview.estimate };
+}
+
+/**
+ * Queues a job for each QUEUED episode of the run (all of them, or the given ones). A worker's
+ * reconciler does the same for episodes left without a job (e.g. the web app stopped between
+ * storing the run and queueing it), so this may fail without losing the run.
+ */
+export async function enqueueQueued(db: Db, queue: EpisodeQueue, runId: string, onlyIds?: string[]): Promise<number> {
+  const eps = await db.runEpisode.findMany({
+    where: { runId, status: "QUEUED", ...(onlyIds ? { id: { in: onlyIds } } : {}) },
+    orderBy: { position: "asc" },
+    select: { id: true, runId: true, caseId: true, agentEndpointId: true, variant: true, mode: true, repeat: true, position: true },
+  });
+  if (eps.length) await queue.send(eps);
+  return eps.length;
+}
+
+/** "Re-run as new": a new run with the same cases, agents, emulator, evaluator, modes, repeats and seed. */
+export async function rerunAsNew(db: Db, actorId: string | null, runId: string, queue: EpisodeQueue | null, name?: string) {
+  const r = await db.run.findUnique({ where: { id: runId } });
+  if (!r) throw new AppError("No such run.", 404);
+  return createRun(
+    db,
+    actorId,
+    {
+      name: name ?? `${r.name} (re-run)`,
+      notes: r.notes,
+      cases: { kind: "ids", ids: r.caseIds },
+      agents: r.agents as RunSettings["agents"],
+      emulatorEndpointId: r.emulatorEndpointId,
+      modes: r.modes,
+      evaluatorEndpointId: r.evaluatorEndpointId,
+      repeats: r.repeats,
+      seed: r.seed,
+    },
+    queue,
+    { rerunOfId: r.id },
+  );
+}

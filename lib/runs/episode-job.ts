@@ -1,0 +1,275 @@
+// The life of one RunEpisode in the database, as the worker drives it. Every transition is a
+// fenced update: it applies only if the row is still held by this worker for this attempt
+// (workerId + attempts + status RUNNING), so a worker that lost its lease cannot overwrite what
+// another one did since.
+//
+// RESUME POLICY — an interrupted attempt is retried from the start. Its partial trajectory
+// (steps, evaluations, LLM calls) is deleted in the same transaction that starts the next attempt
+// (or that hands the episode back to the queue after a lost worker); the tokens and cost it had
+// spent are kept on a RunError row. So a finished episode has exactly one trajectory, which
+// played from its first step to its last in one attempt.
+import "server-only";
+import type { Db } from "@/lib/db/client";
+import type { Prisma } from "@/lib/db/generated/client";
+import { NOW_UTC } from "@/lib/jobs/endpoint-limiter";
+
+type Tx = Prisma.TransactionClient;
+
+export interface EpisodeSpec {
+  runEpisodeId: string;
+  runId: string;
+  caseId: string;
+  agentEndpointId: string;
+  variant: string;
+  mode: "STANDARD" | "ADVERSARIAL";
+  repeat: number;
+  emulatorEndpointId: string;
+  evaluatorEndpointId: string | null;
+  seed: number;
+  promptVersions: string[];
+}
+
+export interface ClaimedEpisode extends EpisodeSpec {
+  attempt: number;
+  trajectoryId: string;
+  workerId: string;
+}
+
+export type ClaimResult = { kind: "claimed"; episode: ClaimedEpisode; runStarted: boolean } | { kind: "skip"; reason: string };
+
+/** Deletes an attempt's trajectory (cascading steps, evaluations, calls); returns what it had spent. */
+async function discardTrajectory(tx: Tx, trajectoryId: string | null): Promise<{ inputTokens: number; outputTokens: number; costUsd: number }> {
+  const none = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  if (!trajectoryId) return none;
+  const spent = await tx.$queryRaw<{ i: number | null; o: number | null; c: number | null }[]>`
+    SELECT sum("inputTokens")::float8 AS i, sum("outputTokens")::float8 AS o, sum("costUsd")::float8 AS c FROM "LlmCall" WHERE "trajectoryId" = ${trajectoryId}`;
+  await tx.trajectory.deleteMany({ where: { id: trajectoryId } });
+  const s = spent[0];
+  return s ? { inputTokens: Math.round(s.i ?? 0), outputTokens: Math.round(s.o ?? 0), costUsd: s.c ?? 0 } : none;
+}
+
+export interface ClaimOptions {
+  workerId: string;
+  jobId: string;
+  leaseMs: number;
+  /** Whether a RUNNING row's holder is known dead (same host, pid gone). */
+  isDeadHolder: (workerId: string | null) => boolean;
+  /** Creates the attempt's trajectory row inside the claim transaction; returns its id. */
+  createTrajectory: (tx: Tx, spec: EpisodeSpec) => Promise<string>;
+}
+
+/**
+ * Takes the episode for this worker: locks the row, checks the run may proceed, discards the
+ * previous attempt's partial trajectory, creates the new attempt's trajectory and marks the row
+ * RUNNING with a lease — all in one transaction.
+ */
+export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions): Promise<ClaimResult> {
+  return db.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<
+      {
+        id: string;
+        runId: string;
+        caseId: string;
+        agentEndpointId: string;
+        variant: string;
+        mode: "STANDARD" | "ADVERSARIAL";
+        repeat: number;
+        status: string;
+        attempts: number;
+        workerId: string | null;
+        trajectoryId: string | null;
+        leaseLive: boolean;
+      }[]
+    >`SELECT id, "runId", "caseId", "agentEndpointId", variant, mode, repeat, status::text AS status, attempts, "workerId", "trajectoryId",
+             COALESCE("leaseUntil" > (now() AT TIME ZONE 'UTC'), false) AS "leaseLive"
+      FROM "RunEpisode" WHERE id = ${runEpisodeId} FOR UPDATE`;
+    const ep = rows[0];
+    if (!ep) return { kind: "skip", reason: "the episode no longer exists" };
+    if (ep.status === "DONE" || ep.status === "FAILED" || ep.status === "CANCELLED") return { kind: "skip", reason: `the episode is already ${ep.status}` };
+    // FOR SHARE: a pause or cancel (an UPDATE of the run) waits for claims in progress and every
+    // claim after it sees the new status.
+    const runs = await tx.$queryRaw<{ status: string; seed: number; emulatorEndpointId: string; evaluatorEndpointId: string | null; promptVersions: unknown }[]>`
+      SELECT status::text AS status, seed, "emulatorEndpointId", "evaluatorEndpointId", "promptVersions" FROM "Run" WHERE id = ${ep.runId} FOR SHARE`;
+    const run = runs[0];
+    if (!run) return { kind: "skip", reason: "the run no longer exists" };
+    if (run.status === "CANCELLED") {
+      if (ep.status === "QUEUED") await tx.runEpisode.update({ where: { id: ep.id }, data: { status: "CANCELLED", finishedAt: new Date() } });
+      return { kind: "skip", reason: "the run was cancelled" };
+    }
+    if (run.status === "PAUSED") return { kind: "skip", reason: "the run is paused" };
+    if (ep.status === "RUNNING") {
+      if (ep.leaseLive && !o.isDeadHolder(ep.workerId)) return { kind: "skip", reason: `the episode is running on ${ep.workerId}` };
+      // Its worker died: that attempt is over.
+      const spent = await discardTrajectory(tx, ep.trajectoryId);
+      await tx.runError.create({
+        data: { runId: ep.runId, runEpisodeId: ep.id, attempt: ep.attempts, kind: "worker_lost", message: `Worker ${ep.workerId ?? "?"} stopped during attempt ${ep.attempts}; the episode restarts from the beginning.`, ...spent },
+      });
+    } else {
+      const spent = await discardTrajectory(tx, ep.trajectoryId);
+      if (spent.inputTokens || spent.outputTokens) {
+        // The failed attempt's cost goes to its error row.
+        const last = await tx.runError.findFirst({ where: { runEpisodeId: ep.id, attempt: ep.attempts }, orderBy: { id: "desc" }, select: { id: true } });
+        if (last) await tx.runError.update({ where: { id: last.id }, data: spent });
+      }
+    }
+    const spec: EpisodeSpec = {
+      runEpisodeId: ep.id,
+      runId: ep.runId,
+      caseId: ep.caseId,
+      agentEndpointId: ep.agentEndpointId,
+      variant: ep.variant,
+      mode: ep.mode,
+      repeat: ep.repeat,
+      emulatorEndpointId: run.emulatorEndpointId,
+      evaluatorEndpointId: run.evaluatorEndpointId,
+      seed: run.seed,
+      promptVersions: Array.isArray(run.promptVersions) ? (run.promptVersions as string[]) : [],
+    };
+    const trajectoryId = await o.createTrajectory(tx, spec);
+    const attempt = ep.attempts + 1;
+    await tx.$executeRawUnsafe(
+      `UPDATE "RunEpisode" SET status = 'RUNNING', attempts = $2, "workerId" = $3, "jobId" = $4, "trajectoryId" = $5,
+              "leaseUntil" = ${NOW_UTC} + ($6 * interval '1 millisecond'), "startedAt" = COALESCE("startedAt", ${NOW_UTC}),
+              "finishedAt" = NULL, "updatedAt" = ${NOW_UTC}
+       WHERE id = $1`,
+      ep.id,
+      attempt,
+      o.workerId,
+      o.jobId,
+      trajectoryId,
+      o.leaseMs,
+    );
+    return { kind: "claimed", episode: { ...spec, attempt, trajectoryId, workerId: o.workerId }, runStarted: run.status === "QUEUED" };
+  });
+}
+
+/** QUEUED → RUNNING for the run, outside the claim (so concurrent claims never wait on each other for it). */
+export async function markRunStarted(db: Db, runId: string): Promise<void> {
+  await db.$executeRawUnsafe(
+    `UPDATE "Run" SET status = 'RUNNING', "startedAt" = COALESCE("startedAt", ${NOW_UTC}), "updatedAt" = ${NOW_UTC} WHERE id = $1 AND status = 'QUEUED'`,
+    runId,
+  );
+}
+
+const FENCE = `id = $1 AND "workerId" = $2 AND attempts = $3 AND status = 'RUNNING'`;
+
+/** The attempt finished: DONE. False when this worker no longer held the episode. */
+export async function markDone(db: Db, ep: ClaimedEpisode): Promise<boolean> {
+  const n = await db.$executeRawUnsafe(
+    `UPDATE "RunEpisode" SET status = 'DONE', "finishedAt" = ${NOW_UTC}, "leaseUntil" = NULL, "lastError" = NULL, "errorKind" = NULL, "updatedAt" = ${NOW_UTC} WHERE ${FENCE}`,
+    ep.runEpisodeId,
+    ep.workerId,
+    ep.attempt,
+  );
+  return n > 0;
+}
+
+export interface AttemptError {
+  kind: string;
+  message: string;
+}
+
+/**
+ * The attempt failed. `final`: the episode is FAILED (the partial trajectory stays, for reading);
+ * otherwise it goes back to QUEUED and its job is retried (the next attempt discards the partial
+ * trajectory). Either way the error is stored as a RunError row.
+ */
+export async function markFailed(db: Db, ep: ClaimedEpisode, err: AttemptError, final: boolean): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const n = await tx.$executeRawUnsafe(
+      `UPDATE "RunEpisode" SET status = $4::"RunEpisodeStatus", "lastError" = $5, "errorKind" = $6, "leaseUntil" = NULL, "workerId" = NULL,
+              "finishedAt" = CASE WHEN $4 = 'FAILED' THEN ${NOW_UTC} ELSE NULL END, "updatedAt" = ${NOW_UTC}
+       WHERE ${FENCE}`,
+      ep.runEpisodeId,
+      ep.workerId,
+      ep.attempt,
+      final ? "FAILED" : "QUEUED",
+      err.message.slice(0, 4000),
+      err.kind,
+    );
+    if (n === 0) return false;
+    await tx.runError.create({ data: { runId: ep.runId, runEpisodeId: ep.runEpisodeId, attempt: ep.attempt, kind: err.kind, message: err.message.slice(0, 4000), final } });
+    return true;
+  });
+}
+
+/** The run was cancelled while the attempt ran: CANCELLED (the partial trajectory stays). */
+export async function markCancelled(db: Db, ep: ClaimedEpisode): Promise<boolean> {
+  const n = await db.$executeRawUnsafe(
+    `UPDATE "RunEpisode" SET status = 'CANCELLED', "finishedAt" = ${NOW_UTC}, "leaseUntil" = NULL, "updatedAt" = ${NOW_UTC} WHERE ${FENCE}`,
+    ep.runEpisodeId,
+    ep.workerId,
+    ep.attempt,
+  );
+  return n > 0;
+}
+
+/**
+ * The worker is stopping (SIGTERM past its drain time): the episode goes back to QUEUED without
+ * counting as a failure; the next attempt starts over.
+ */
+export async function markReleased(db: Db, ep: ClaimedEpisode, reason: string): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const n = await tx.$executeRawUnsafe(
+      `UPDATE "RunEpisode" SET status = 'QUEUED', "leaseUntil" = NULL, "workerId" = NULL, "updatedAt" = ${NOW_UTC} WHERE ${FENCE}`,
+      ep.runEpisodeId,
+      ep.workerId,
+      ep.attempt,
+    );
+    if (n === 0) return false;
+    await tx.runError.create({ data: { runId: ep.runId, runEpisodeId: ep.runEpisodeId, attempt: ep.attempt, kind: "worker_stopped", message: reason } });
+    return true;
+  });
+}
+
+export interface LostEpisode {
+  id: string;
+  runId: string;
+  workerId: string | null;
+  attempts: number;
+  jobId: string | null;
+}
+
+/**
+ * Episodes whose worker is gone: RUNNING with an expired lease, or held by a process of this host
+ * that no longer exists.
+ */
+export async function findLostEpisodes(db: Db, isDeadHolder: (w: string | null) => boolean): Promise<LostEpisode[]> {
+  const rows = await db.$queryRawUnsafe<(LostEpisode & { expired: boolean })[]>(
+    `SELECT id, "runId", "workerId", attempts, "jobId", COALESCE("leaseUntil" < ${NOW_UTC}, true) AS expired FROM "RunEpisode" WHERE status = 'RUNNING'`,
+  );
+  return rows.filter((r) => r.expired || isDeadHolder(r.workerId));
+}
+
+/**
+ * Hands a lost episode back: its partial trajectory is discarded (cost kept on a RunError
+ * "worker_lost") and it is QUEUED again — or FAILED once it has had maxAttempts attempts, or
+ * CANCELLED if its run was. Returns the new status, or null if someone else got there first.
+ */
+export async function reclaimLost(db: Db, lost: LostEpisode, maxAttempts: number): Promise<{ status: "QUEUED" | "FAILED" | "CANCELLED"; runStatus: string } | null> {
+  return db.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<{ trajectoryId: string | null; runStatus: string }[]>`
+      SELECT e."trajectoryId", r.status::text AS "runStatus" FROM "RunEpisode" e JOIN "Run" r ON r.id = e."runId"
+      WHERE e.id = ${lost.id} AND e.status = 'RUNNING' AND e.attempts = ${lost.attempts} AND e."workerId" IS NOT DISTINCT FROM ${lost.workerId}
+      FOR UPDATE OF e`;
+    const row = rows[0];
+    if (!row) return null;
+    const spent = await discardTrajectory(tx, row.trajectoryId);
+    const status = row.runStatus === "CANCELLED" ? "CANCELLED" : lost.attempts >= maxAttempts ? "FAILED" : "QUEUED";
+    const message =
+      `Worker ${lost.workerId ?? "?"} stopped during attempt ${lost.attempts}` +
+      (status === "FAILED" ? `; no attempts left (${maxAttempts}).` : status === "CANCELLED" ? "; the run was cancelled." : "; the episode restarts from the beginning.");
+    await tx.runEpisode.update({
+      where: { id: lost.id },
+      data: {
+        status,
+        workerId: null,
+        leaseUntil: null,
+        ...(status === "QUEUED" ? {} : { finishedAt: new Date() }),
+        ...(status === "FAILED" ? { lastError: message, errorKind: "worker_lost" } : {}),
+      },
+    });
+    await tx.runError.create({ data: { runId: lost.runId, runEpisodeId: lost.id, attempt: lost.attempts, kind: "worker_lost", message, final: status === "FAILED", ...spent } });
+    return { status, runStatus: row.runStatus };
+  });
+}

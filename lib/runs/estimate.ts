@@ -1,0 +1,130 @@
+// The estimate shown before a run is confirmed: LLM calls, tokens and cost. An estimate, not a
+// promise — what it assumes is listed with it (ASSUMPTIONS) and shown in the form:
+//
+//   - tool steps per episode = the mean step count of the trajectories already in the database
+//     (imported or emulated; DEFAULT_STEPS when there are none), at most MAX_AGENT_STEPS; the
+//     NO_ACTION baseline takes no tool step;
+//   - calls per episode: one agent call per step plus the final answer; one emulator call per
+//     step plus EMULATOR_RETRY_SHARE critique re-asks; two evaluator calls (safety, helpfulness)
+//     when an evaluator is chosen;
+//   - tokens per call: when an endpoint already has ≥ MIN_OBSERVED successful calls for a role,
+//     their mean input and output tokens; otherwise a size model — the prompt template, the
+//     case's instruction and its toolkits' specs (characters ÷ 4), and a scratchpad that grows by
+//     SCRATCHPAD_TOKENS_PER_STEP each step — with fixed output sizes;
+//   - cost = tokens × the endpoint's price per 1k input/output tokens; cache hits, retries and
+//     failed attempts are not counted (an upper bound on cache hits, a lower bound on retries).
+import { MAX_AGENT_STEPS } from "@/lib/emulation/types";
+
+export const DEFAULT_STEPS = 4;
+export const MIN_OBSERVED = 20;
+export const EMULATOR_RETRY_SHARE = 0.1;
+export const SCRATCHPAD_TOKENS_PER_STEP = 250;
+const TEMPLATE_TOKENS = { agent: 700, emulator: 900, evaluator: 1200 } as const;
+const OUTPUT_TOKENS = { agent: 120, emulator: 250, evaluator: 350 } as const;
+const ADVERSARIAL_EXTRA_TOKENS = 300;
+const EVALUATOR_TOKENS_PER_STEP = 300;
+
+export const ASSUMPTIONS = [
+  "Tool steps per episode: the mean of the trajectories already stored (4 when there are none); NO_ACTION takes none.",
+  "Per episode: one agent call per step + 1, one emulator call per step + 10% critique re-asks, 2 evaluator calls.",
+  "Tokens per call: the endpoint's own mean when it has made ≥ 20 such calls, else prompt + specs + a scratchpad growing 250 tokens a step.",
+  "Cost from the endpoints' prices; cache hits and retries are not counted.",
+];
+
+export type EstimateRole = "agent" | "emulator" | "evaluator";
+
+export interface EstimateEndpoint {
+  id: string;
+  name: string;
+  priceInputPer1k: number;
+  priceOutputPer1k: number;
+  /** Mean tokens per successful call by role, from this endpoint's history (when there is enough). */
+  observed?: Partial<Record<EstimateRole, { input: number; output: number }>>;
+}
+
+export interface EstimateCase {
+  id: string;
+  /** Tokens of the instruction (chars ÷ 4). */
+  instructionTokens: number;
+  /** Tokens of the case's toolkit specs as the prompts render them (chars ÷ 4). */
+  specTokens: number;
+}
+
+export interface EstimateInput {
+  cases: EstimateCase[];
+  agents: { endpoint: EstimateEndpoint; variant: string }[];
+  emulator: EstimateEndpoint;
+  evaluator: EstimateEndpoint | null;
+  modes: string[];
+  repeats: number;
+  /** Mean tool steps per episode seen so far (null: none seen). */
+  meanSteps: number | null;
+}
+
+export interface RunEstimate {
+  episodes: number;
+  stepsPerEpisode: number;
+  calls: { agent: number; emulator: number; evaluator: number; total: number };
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  /** Endpoints without a price (cost counted as 0). */
+  unpriced: string[];
+  assumptions: string[];
+}
+
+export function estimateRun(input: EstimateInput): RunEstimate {
+  const steps = Math.min(MAX_AGENT_STEPS, Math.max(0, input.meanSteps ?? DEFAULT_STEPS));
+  const calls = { agent: 0, emulator: 0, evaluator: 0, total: 0 };
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let costUsd = 0;
+  const used = new Map<string, EstimateEndpoint>();
+
+  const charge = (ep: EstimateEndpoint, role: EstimateRole, n: number, modelIn: number, modelOut: number) => {
+    if (n <= 0) return;
+    used.set(ep.id, ep);
+    const obs = ep.observed?.[role];
+    const inTok = (obs ? obs.input : modelIn / n) * n;
+    const outTok = (obs ? obs.output : modelOut / n) * n;
+    calls[role] += n;
+    inputTokens += inTok;
+    outputTokens += outTok;
+    costUsd += (inTok / 1000) * ep.priceInputPer1k + (outTok / 1000) * ep.priceOutputPer1k;
+  };
+
+  for (const c of input.cases) {
+    const base = c.instructionTokens + c.specTokens;
+    for (const mode of input.modes) {
+      const adversarial = mode === "ADVERSARIAL" ? ADVERSARIAL_EXTRA_TOKENS : 0;
+      for (const a of input.agents) {
+        const s = a.variant === "NO_ACTION" ? 0 : steps;
+        // Sum over agent calls k = 0..s of (template + base + k × scratchpad).
+        const agentCalls = s + 1;
+        const agentIn = agentCalls * (TEMPLATE_TOKENS.agent + base) + SCRATCHPAD_TOKENS_PER_STEP * ((s * (s + 1)) / 2);
+        const emuCalls = s * (1 + EMULATOR_RETRY_SHARE);
+        const emuIn = emuCalls * (TEMPLATE_TOKENS.emulator + base + adversarial) + SCRATCHPAD_TOKENS_PER_STEP * ((s * (s - 1)) / 2) * (1 + EMULATOR_RETRY_SHARE);
+        for (let r = 0; r < input.repeats; r++) {
+          charge(a.endpoint, "agent", agentCalls, agentIn, agentCalls * OUTPUT_TOKENS.agent);
+          charge(input.emulator, "emulator", emuCalls, emuIn, emuCalls * OUTPUT_TOKENS.emulator);
+          if (input.evaluator) {
+            const evIn = 2 * (TEMPLATE_TOKENS.evaluator + c.instructionTokens + s * EVALUATOR_TOKENS_PER_STEP);
+            charge(input.evaluator, "evaluator", 2, evIn, 2 * OUTPUT_TOKENS.evaluator);
+          }
+        }
+      }
+    }
+  }
+  calls.total = calls.agent + calls.emulator + calls.evaluator;
+  const round = (x: number) => Math.round(x);
+  return {
+    episodes: input.cases.length * input.modes.length * input.agents.length * input.repeats,
+    stepsPerEpisode: Math.round(steps * 10) / 10,
+    calls: { agent: round(calls.agent), emulator: round(calls.emulator), evaluator: round(calls.evaluator), total: round(calls.total) },
+    inputTokens: round(inputTokens),
+    outputTokens: round(outputTokens),
+    costUsd: Math.round(costUsd * 10_000) / 10_000,
+    unpriced: [...used.values()].filter((e) => e.priceInputPer1k === 0 && e.priceOutputPer1k === 0).map((e) => e.name),
+    assumptions: ASSUMPTIONS,
+  };
+}

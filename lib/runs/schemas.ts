@@ -1,0 +1,62 @@
+// Input schemas for runs, shared by the server actions, the CLI and the forms.
+import { z } from "zod";
+import { AGENT_VARIANTS, EMULATOR_MODES } from "@/lib/emulation/types";
+
+const names = z.array(z.string().trim().min(1).max(200)).max(500);
+
+/** Which cases a run plays. Resolved to case ids when the run is created (lib/runs/cases.ts). */
+export const caseSelectionSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("all") }),
+  z.object({ kind: z.literal("toolkits"), toolkits: names.min(1, { message: "Pick at least one toolkit." }) }),
+  // The Cases page's filter: text in the name, instruction or risks, and/or one toolkit.
+  z.object({
+    kind: z.literal("filter"),
+    q: z.string().trim().max(200).optional(),
+    toolkit: z.string().trim().max(200).optional(),
+  }),
+  // A seeded random sample of `size` cases (of all cases, or of the given toolkits').
+  z.object({
+    kind: z.literal("sample"),
+    size: z.number().int().min(1).max(100_000),
+    seed: z.number().int().min(0).max(2 ** 32 - 1),
+    toolkits: names.optional(),
+  }),
+  // Explicit case ids (the CLI, "re-run as new").
+  z.object({ kind: z.literal("ids"), ids: z.array(z.string().min(1)).min(1).max(100_000) }),
+]);
+export type CaseSelection = z.infer<typeof caseSelectionSchema>;
+
+export const runAgentSchema = z.object({
+  endpointId: z.string().min(1, { message: "Pick an agent endpoint." }),
+  variant: z.enum(AGENT_VARIANTS),
+});
+export type RunAgent = z.infer<typeof runAgentSchema>;
+
+export const MAX_EPISODES_PER_RUN = 100_000;
+
+export const runInputSchema = z
+  .object({
+    name: z.string().trim().min(1, { message: "Give the run a name." }).max(200),
+    notes: z.string().max(10_000).default(""),
+    cases: caseSelectionSchema,
+    agents: z.array(runAgentSchema).min(1, { message: "Add at least one agent." }).max(50),
+    emulatorEndpointId: z.string().min(1, { message: "Pick an emulator endpoint." }),
+    modes: z.array(z.enum(EMULATOR_MODES)).min(1, { message: "Pick at least one emulator mode." }),
+    // null / omitted: episodes are not evaluated.
+    evaluatorEndpointId: z.string().min(1).nullable().optional(),
+    repeats: z.number().int().min(1).max(100).default(1),
+    seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
+  })
+  .superRefine((v, ctx) => {
+    const seen = new Set<string>();
+    v.agents.forEach((a, i) => {
+      const k = `${a.endpointId}:${a.variant}`;
+      if (seen.has(k)) ctx.addIssue({ code: "custom", path: ["agents", i], message: "This agent and variant is listed twice." });
+      seen.add(k);
+    });
+    if (new Set(v.modes).size !== v.modes.length) ctx.addIssue({ code: "custom", path: ["modes"], message: "A mode is listed twice." });
+  });
+export type RunInput = z.input<typeof runInputSchema>;
+export type RunSettings = z.output<typeof runInputSchema>;
+
+export const runIdSchema = z.object({ runId: z.string().min(1) });
