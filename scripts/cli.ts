@@ -14,6 +14,7 @@ import { collectFiles } from "@/lib/toolemu/read";
 import { parseArgs, stringFlag, type Args } from "./lib/args";
 import { progressBar } from "./lib/progress";
 import { fail, info } from "./lib/output";
+import { RUN_HELP, runControl, runCreate, runStatus } from "./lib/run-commands";
 
 const HELP = `ToolEmu Studio command line
 
@@ -30,6 +31,7 @@ const HELP = `ToolEmu Studio command line
       Apply pending migrations. --retry re-runs a migration that failed earlier, after you fixed it.
   npm run cli -- db seed --demo
       Create the demo users (one per role, public passwords). Never on a shared deployment.
+${RUN_HELP}
 
 Database: DATABASE_URL if set; otherwise the embedded database in .data/ (shared with a running
 \`npm start\`, or opened by this command alone).`;
@@ -142,10 +144,22 @@ async function importCommand(args: Args) {
   if (result.report.issues.length || (result.changes.length && !args.flags.yes && !args.flags["dry-run"])) process.exitCode = 1;
 }
 
+async function runCommand(args: Args) {
+  const command = args.positional[1];
+  if (!command || command === "help" || args.flags.help) return console.log(RUN_HELP);
+  await withDb(async ({ url }) => {
+    if (command === "create") return runCreate(url, args);
+    if (command === "status" || command === "list") return runStatus(url, args);
+    if (command === "cancel" || command === "pause" || command === "resume" || command === "retry") return runControl(url, command, args);
+    throw new Error(`Unknown command "run ${command}". Run \`npm run cli -- run help\`.`);
+  });
+}
+
 async function main(argv: string[]) {
   const args = parseArgs(argv);
   const [group, command] = args.positional;
   if (group === "import") return importCommand(args);
+  if (group === "run") return runCommand(args);
   const key = `${group ?? ""} ${command ?? ""}`.trim();
   switch (key) {
     case "user create":

@@ -1,0 +1,237 @@
+// What the runs list, the run page (polled live) and `npm run cli -- run status` read.
+import "server-only";
+import type { Db } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
+import type { RunEstimate } from "./estimate";
+import type { RunAgent } from "./schemas";
+
+export type EpisodeCounts = Record<"queued" | "running" | "done" | "failed" | "cancelled" | "total", number>;
+
+const toNum = (v: unknown) => (typeof v === "bigint" ? Number(v) : typeof v === "number" ? v : Number(v ?? 0));
+
+export async function episodeCounts(db: Db, runIds: string[]): Promise<Map<string, EpisodeCounts>> {
+  const out = new Map<string, EpisodeCounts>();
+  for (const id of runIds) out.set(id, { queued: 0, running: 0, done: 0, failed: 0, cancelled: 0, total: 0 });
+  if (!runIds.length) return out;
+  const rows = await db.runEpisode.groupBy({ by: ["runId", "status"], where: { runId: { in: runIds } }, _count: { _all: true } });
+  for (const r of rows) {
+    const c = out.get(r.runId)!;
+    const k = r.status.toLowerCase() as keyof EpisodeCounts;
+    c[k] += r._count._all;
+    c.total += r._count._all;
+  }
+  return out;
+}
+
+export async function listRuns(db: Db, take = 200) {
+  const runs = await db.run.findMany({
+    orderBy: { createdAt: "desc" },
+    take,
+    select: {
+      id: true, name: true, status: true, createdAt: true, startedAt: true, finishedAt: true, modes: true, repeats: true, agents: true,
+      createdBy: { select: { name: true } },
+      emulatorEndpoint: { select: { name: true } },
+    },
+  });
+  const counts = await episodeCounts(db, runs.map((r) => r.id));
+  const cost = runs.length
+    ? await db.$queryRaw<{ runId: string; cost: number | null }[]>`
+        SELECT t."runId", sum(c."costUsd")::float8 AS cost FROM "LlmCall" c JOIN "Trajectory" t ON t.id = c."trajectoryId"
+        WHERE t."runId" IN (${Prisma.join(runs.map((r) => r.id))}) GROUP BY 1`
+    : [];
+  const costOf = new Map(cost.map((c) => [c.runId, c.cost ?? 0]));
+  return runs.map((r) => ({
+    id: r.id,
+    name: r.name,
+    status: r.status,
+    createdAt: r.createdAt.toISOString(),
+    finishedAt: r.finishedAt?.toISOString() ?? null,
+    createdBy: r.createdBy?.name ?? null,
+    emulator: r.emulatorEndpoint.name,
+    modes: r.modes,
+    agents: (r.agents as RunAgent[]).length,
+    counts: counts.get(r.id)!,
+    costUsd: costOf.get(r.id) ?? 0,
+  }));
+}
+export type RunListRow = Awaited<ReturnType<typeof listRuns>>[number];
+
+export interface ErrorCause {
+  kind: string;
+  /** Attempts that failed this way and were retried. */
+  retried: number;
+  /** Episodes that ended FAILED this way. */
+  final: number;
+  latest: { at: string; message: string; runEpisodeId: string | null; attempt: number }[];
+}
+
+export interface AgentResult {
+  agentEndpointId: string;
+  agent: string;
+  variant: string;
+  mode: string;
+  finished: number;
+  failed: number;
+  failureRate: number | null;
+  safety: { mean: number | null; n: number };
+  helpfulness: { mean: number | null; n: number };
+}
+
+/** The run page's live view: everything but the episode list. */
+export async function loadRunProgress(db: Db, runId: string) {
+  const run = await db.run.findUnique({
+    where: { id: runId },
+    select: {
+      id: true, name: true, notes: true, status: true, createdAt: true, startedAt: true, finishedAt: true, seed: true, repeats: true, modes: true,
+      caseSelection: true, caseIds: true, agents: true, promptVersions: true, estimate: true, rerunOfId: true,
+      createdBy: { select: { name: true } },
+      emulatorEndpoint: { select: { id: true, name: true, model: true, offline: true } },
+      evaluatorEndpoint: { select: { id: true, name: true, model: true, offline: true } },
+    },
+  });
+  if (!run) return null;
+  const counts = (await episodeCounts(db, [runId])).get(runId)!;
+
+  const [usage] = await db.$queryRaw<{ calls: bigint; input: bigint | null; output: bigint | null; cost: number | null; retried: bigint | null }[]>`
+    SELECT count(*) AS calls, sum(c."inputTokens") AS input, sum(c."outputTokens") AS output, sum(c."costUsd")::float8 AS cost,
+           sum(c.attempts - 1) FILTER (WHERE c.attempts > 1) AS retried
+    FROM "LlmCall" c JOIN "Trajectory" t ON t.id = c."trajectoryId" WHERE t."runId" = ${runId}`;
+  const [discarded] = await db.$queryRaw<{ input: bigint | null; output: bigint | null; cost: number | null }[]>`
+    SELECT sum("inputTokens") AS input, sum("outputTokens") AS output, sum("costUsd")::float8 AS cost FROM "RunError" WHERE "runId" = ${runId}`;
+
+  // Observed rate: episodes ended per second since the first one started.
+  const [timing] = await db.$queryRaw<{ first: Date | null; last: Date | null; ended: bigint }[]>`
+    SELECT min("startedAt") AS first, max("finishedAt") AS last, count(*) FILTER (WHERE status IN ('DONE', 'FAILED')) AS ended
+    FROM "RunEpisode" WHERE "runId" = ${runId}`;
+  const ended = toNum(timing?.ended);
+  const remaining = counts.queued + counts.running;
+  let etaSeconds: number | null = null;
+  let ratePerMinute: number | null = null;
+  if (timing?.first && ended >= 2 && (run.status === "RUNNING" || run.status === "QUEUED")) {
+    const elapsed = (Date.now() - timing.first.getTime()) / 1000;
+    const rate = ended / Math.max(1, elapsed);
+    ratePerMinute = rate * 60;
+    etaSeconds = remaining > 0 ? Math.round(remaining / rate) : 0;
+  }
+
+  // Errors by cause: failed attempts (retried or final) and, from the calls, retries inside the LLM client.
+  const errRows = await db.$queryRaw<{ kind: string; retried: bigint; final: bigint }[]>`
+    SELECT kind, count(*) FILTER (WHERE NOT final) AS retried, count(*) FILTER (WHERE final) AS final
+    FROM "RunError" WHERE "runId" = ${runId} GROUP BY kind ORDER BY count(*) DESC`;
+  const latest = await db.$queryRaw<{ kind: string; at: Date; message: string; runEpisodeId: string | null; attempt: number }[]>`
+    SELECT kind, at, message, "runEpisodeId", attempt FROM (
+      SELECT *, row_number() OVER (PARTITION BY kind ORDER BY id DESC) AS rn FROM "RunError" WHERE "runId" = ${runId}) x
+    WHERE rn <= 3 ORDER BY at DESC`;
+  const errors: ErrorCause[] = errRows.map((r) => ({
+    kind: r.kind,
+    retried: toNum(r.retried),
+    final: toNum(r.final),
+    latest: latest.filter((l) => l.kind === r.kind).map((l) => ({ at: l.at.toISOString(), message: l.message, runEpisodeId: l.runEpisodeId, attempt: l.attempt })),
+  }));
+  const callRetries = await db.$queryRaw<{ reason: string; n: bigint; latest: string }[]>`
+    SELECT split_part(r, ' ', 1) AS reason, count(*) AS n, max(r) AS latest
+    FROM "LlmCall" c JOIN "Trajectory" t ON t.id = c."trajectoryId", unnest(c."retryReasons") r
+    WHERE t."runId" = ${runId} GROUP BY 1 ORDER BY 2 DESC`;
+
+  // Per agent × variant × mode: finished episodes, failures and mean scores (any evaluator of the run).
+  const agentRows = await db.$queryRaw<{ agentEndpointId: string; agent: string; variant: string; mode: string; finished: bigint; failed: bigint; safety: number | null; safetyN: bigint; help: number | null; helpN: bigint }[]>`
+    SELECT e."agentEndpointId", m.name AS agent, e.variant, e.mode::text AS mode,
+           count(*) FILTER (WHERE e.status = 'DONE') AS finished,
+           count(*) FILTER (WHERE e.status = 'FAILED') AS failed,
+           avg(s.score)::float8 AS safety, count(s.score) AS "safetyN",
+           avg(h.score)::float8 AS help, count(h.score) AS "helpN"
+    FROM "RunEpisode" e
+    JOIN "ModelEndpoint" m ON m.id = e."agentEndpointId"
+    LEFT JOIN LATERAL (SELECT score FROM "Evaluation" v WHERE v."trajectoryId" = e."trajectoryId" AND e.status = 'DONE' AND v.kind = 'SAFETY' ORDER BY v."createdAt" DESC LIMIT 1) s ON true
+    LEFT JOIN LATERAL (SELECT score FROM "Evaluation" v WHERE v."trajectoryId" = e."trajectoryId" AND e.status = 'DONE' AND v.kind = 'HELPFULNESS' ORDER BY v."createdAt" DESC LIMIT 1) h ON true
+    WHERE e."runId" = ${runId}
+    GROUP BY 1, 2, 3, 4 ORDER BY 2, 3, 4`;
+  const agents: AgentResult[] = agentRows.map((r) => {
+    const finished = toNum(r.finished);
+    const failed = toNum(r.failed);
+    return {
+      agentEndpointId: r.agentEndpointId, agent: r.agent, variant: r.variant, mode: r.mode, finished, failed,
+      failureRate: finished + failed > 0 ? failed / (finished + failed) : null,
+      safety: { mean: r.safety, n: toNum(r.safetyN) },
+      helpfulness: { mean: r.help, n: toNum(r.helpN) },
+    };
+  });
+
+  const endpointNames = new Map(
+    (await db.modelEndpoint.findMany({ where: { id: { in: (run.agents as RunAgent[]).map((a) => a.endpointId) } }, select: { id: true, name: true, model: true, offline: true } })).map((e) => [e.id, e]),
+  );
+
+  return {
+    id: run.id,
+    name: run.name,
+    notes: run.notes,
+    status: run.status,
+    createdAt: run.createdAt.toISOString(),
+    startedAt: run.startedAt?.toISOString() ?? null,
+    finishedAt: run.finishedAt?.toISOString() ?? null,
+    createdBy: run.createdBy?.name ?? null,
+    seed: run.seed,
+    repeats: run.repeats,
+    modes: run.modes,
+    caseSelection: run.caseSelection,
+    caseCount: run.caseIds.length,
+    rerunOfId: run.rerunOfId,
+    promptVersions: run.promptVersions as string[],
+    agents: (run.agents as RunAgent[]).map((a) => ({ ...a, name: endpointNames.get(a.endpointId)?.name ?? "(deleted)", model: endpointNames.get(a.endpointId)?.model ?? "", offline: !!endpointNames.get(a.endpointId)?.offline })),
+    emulator: run.emulatorEndpoint,
+    evaluator: run.evaluatorEndpoint,
+    estimate: run.estimate as RunEstimate | null,
+    counts,
+    etaSeconds,
+    ratePerMinute,
+    usage: {
+      calls: toNum(usage?.calls),
+      inputTokens: toNum(usage?.input) + toNum(discarded?.input),
+      outputTokens: toNum(usage?.output) + toNum(discarded?.output),
+      costUsd: (usage?.cost ?? 0) + (discarded?.cost ?? 0),
+      discardedCostUsd: discarded?.cost ?? 0,
+      callRetries: toNum(usage?.retried),
+    },
+    errors,
+    callRetries: callRetries.map((r) => ({ reason: r.reason, n: toNum(r.n), latest: r.latest })),
+    agentResults: agents,
+  };
+}
+export type RunProgress = NonNullable<Awaited<ReturnType<typeof loadRunProgress>>>;
+
+export const EPISODE_PAGE_SIZE = 100;
+export const EPISODE_FILTERS = ["all", "queued", "running", "done", "failed", "cancelled"] as const;
+export type EpisodeFilter = (typeof EPISODE_FILTERS)[number];
+
+export async function listRunEpisodes(db: Db, runId: string, filter: EpisodeFilter = "all", page = 1) {
+  const where: Prisma.RunEpisodeWhereInput = { runId, ...(filter === "all" ? {} : { status: filter.toUpperCase() as Prisma.EnumRunEpisodeStatusFilter["equals"] }) };
+  const total = await db.runEpisode.count({ where });
+  const pages = Math.max(1, Math.ceil(total / EPISODE_PAGE_SIZE));
+  const p = Math.min(Math.max(1, page), pages);
+  const rows = await db.runEpisode.findMany({
+    where,
+    orderBy: filter === "done" || filter === "failed" ? { finishedAt: "desc" } : { position: "asc" },
+    skip: (p - 1) * EPISODE_PAGE_SIZE,
+    take: EPISODE_PAGE_SIZE,
+    select: {
+      id: true, status: true, variant: true, mode: true, repeat: true, attempts: true, lastError: true, errorKind: true, trajectoryId: true, startedAt: true, finishedAt: true,
+      case: { select: { name: true } },
+      agentEndpoint: { select: { name: true } },
+      trajectory: { select: { stepCount: true, stopReason: true, status: true, evaluations: { select: { kind: true, score: true } } } },
+    },
+  });
+  return {
+    total,
+    page: p,
+    pages,
+    rows: rows.map((r) => ({
+      id: r.id, status: r.status, case: r.case.name, agent: r.agentEndpoint.name, variant: r.variant, mode: r.mode, repeat: r.repeat, attempts: r.attempts,
+      lastError: r.lastError, errorKind: r.errorKind, trajectoryId: r.trajectoryId,
+      startedAt: r.startedAt?.toISOString() ?? null, finishedAt: r.finishedAt?.toISOString() ?? null,
+      steps: r.trajectory?.stepCount ?? null, stopReason: r.trajectory?.stopReason ?? null,
+      safety: r.trajectory?.evaluations.find((e) => e.kind === "SAFETY")?.score ?? null,
+      helpfulness: r.trajectory?.evaluations.find((e) => e.kind === "HELPFULNESS")?.score ?? null,
+    })),
+  };
+}
+export type RunEpisodePage = Awaited<ReturnType<typeof listRunEpisodes>>;
