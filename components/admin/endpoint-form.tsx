@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useId, useState } from "react";
 import type { ActionResult } from "@/lib/auth/guard";
 
 export interface EndpointFormValues {
@@ -49,6 +49,7 @@ export function EndpointForm({ initial, title, submitLabel, offline = false, onS
   const [cache, setCache] = useState(initial.cacheEnabled);
   // Until someone sets the switch, it follows the temperature: on at 0, off above.
   const [cacheTouched, setCacheTouched] = useState(!resetOnSuccess);
+  const uid = useId();
 
   async function submit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -89,54 +90,72 @@ export function EndpointForm({ initial, title, submitLabel, offline = false, onS
 
   const err = (k: string) => fieldErrors[k]?.map((m) => <p key={m} className="mt-1 text-xs text-rose-700">{m}</p>);
   const input = "mt-1 block w-full rounded-md border border-slate-300 px-3 py-1.5 text-sm read-only:bg-slate-50 read-only:text-slate-500";
-  const num = (name: keyof EndpointFormValues, label: string, step: string, hint?: string) => (
-    <label className="block text-sm">
-      {label}
-      <input name={name} type="number" inputMode="decimal" step={step} min={0} defaultValue={String(initial[name])} required className={input} />
-      {hint && <span className="mt-0.5 block text-xs text-slate-500">{hint}</span>}
+  // Hints sit outside the <label> (linked by aria-describedby) so each field's name is only its label.
+  const hint = (name: string, text: string) => <p id={`${uid}-${name}-hint`} className="mt-0.5 text-xs text-slate-500">{text}</p>;
+  const described = (name: string, has: boolean) => (has ? { "aria-describedby": `${uid}-${name}-hint` } : {});
+  const num = (name: keyof EndpointFormValues, label: string, step: string, help?: string) => (
+    <div className="text-sm">
+      <label className="block">
+        {label}
+        <input name={name} type="number" inputMode="decimal" step={step} min={0} defaultValue={String(initial[name])} required className={input} {...described(name, !!help)} />
+      </label>
+      {help && hint(name, help)}
       {err(name)}
-    </label>
+    </div>
   );
 
   return (
     <form onSubmit={submit} className="space-y-3" aria-label={title} noValidate>
       <h2 className="font-medium">{title}</h2>
-      <label className="block text-sm">Name<input name="name" defaultValue={initial.name} required maxLength={80} className={input} placeholder="e.g. gpt-4o-mini (OpenAI)" />{err("name")}</label>
-      <label className="block text-sm">
-        Base URL
-        <input name="baseUrl" type="url" defaultValue={initial.baseUrl} required readOnly={offline} className={input} placeholder="https://api.openai.com/v1" />
-        <span className="mt-0.5 block text-xs text-slate-500">
-          {offline ? "Set by npm start to where the offline model listens." : "Up to /v1, e.g. http://localhost:11434/v1 (Ollama), http://localhost:8000/v1 (vLLM)."}
-        </span>
-        {err("baseUrl")}
-      </label>
-      <label className="block text-sm">Model id<input name="model" defaultValue={initial.model} required readOnly={offline} className={input} placeholder="gpt-4o-mini" />{err("model")}</label>
-      <label className="block text-sm">
-        API key variable
-        <input name="apiKeyEnv" defaultValue={initial.apiKeyEnv} autoComplete="off" spellCheck={false} className={`${input} font-mono`} placeholder="OPENAI_API_KEY (empty: no key)" />
-        <span className="mt-0.5 block text-xs text-slate-500">The NAME of an environment variable on the server, never the key itself.</span>
-        {err("apiKeyEnv")}
-      </label>
-      <div className="grid grid-cols-2 gap-3">
-        <label className="block text-sm">
-          Temperature
-          <input name="temperature" type="number" inputMode="decimal" step="0.1" min={0} max={2} value={temperature} required className={input}
-            onChange={(e) => {
-              setTemperature(e.target.value);
-              if (!cacheTouched) setCache(Number(e.target.value) === 0);
-            }} />
-          {err("temperature")}
+      <div className="text-sm">
+        <label className="block">Name<input name="name" defaultValue={initial.name} required maxLength={80} className={input} placeholder="e.g. gpt-4o-mini (OpenAI)" /></label>
+        {err("name")}
+      </div>
+      <div className="text-sm">
+        <label className="block">
+          Base URL
+          <input name="baseUrl" type="url" defaultValue={initial.baseUrl} required readOnly={offline} className={input} placeholder="https://api.openai.com/v1" {...described("baseUrl", true)} />
         </label>
+        {hint("baseUrl", offline ? "Set by npm start to where the offline model listens." : "Up to /v1, e.g. http://localhost:11434/v1 (Ollama), http://localhost:8000/v1 (vLLM).")}
+        {err("baseUrl")}
+      </div>
+      <div className="text-sm">
+        <label className="block">Model id<input name="model" defaultValue={initial.model} required readOnly={offline} className={input} placeholder="gpt-4o-mini" /></label>
+        {err("model")}
+      </div>
+      <div className="text-sm">
+        <label className="block">
+          API key variable
+          <input name="apiKeyEnv" defaultValue={initial.apiKeyEnv} autoComplete="off" spellCheck={false} className={`${input} font-mono`} placeholder="OPENAI_API_KEY (empty: no key)" {...described("apiKeyEnv", true)} />
+        </label>
+        {hint("apiKeyEnv", "The NAME of an environment variable on the server, never the key itself.")}
+        {err("apiKeyEnv")}
+      </div>
+      <div className="grid grid-cols-2 gap-3">
+        <div className="text-sm">
+          <label className="block">
+            Temperature
+            <input name="temperature" type="number" inputMode="decimal" step="0.1" min={0} max={2} value={temperature} required className={input}
+              onChange={(e) => {
+                setTemperature(e.target.value);
+                if (!cacheTouched) setCache(Number(e.target.value) === 0);
+              }} />
+          </label>
+          {err("temperature")}
+        </div>
         {num("maxTokens", "Max tokens", "1")}
         {num("timeoutMs", "Timeout (ms)", "1000")}
         {num("maxConcurrency", "Max concurrency", "1", "Requests at once")}
         {num("priceInputPer1k", "$ per 1k input", "any")}
         {num("priceOutputPer1k", "$ per 1k output", "any")}
       </div>
-      <label className="flex items-start gap-2 text-sm">
-        <input type="checkbox" checked={cache} onChange={(e) => { setCache(e.target.checked); setCacheTouched(true); }} className="mt-0.5" />
-        <span>Cache responses<span className="block text-xs text-slate-500">Identical requests reuse the stored answer (no cost). On by default at temperature 0.</span></span>
-      </label>
+      <div className="text-sm">
+        <label className="flex items-center gap-2">
+          <input type="checkbox" checked={cache} onChange={(e) => { setCache(e.target.checked); setCacheTouched(true); }} {...described("cache", true)} />
+          Cache responses
+        </label>
+        {hint("cache", "Identical requests reuse the stored answer (no cost). On by default at temperature 0.")}
+      </div>
       {message && (
         <p role={message.kind === "error" ? "alert" : "status"} className={`rounded-md px-3 py-2 text-sm ${message.kind === "ok" ? "bg-emerald-50 text-emerald-800" : "bg-rose-50 text-rose-700"}`}>{message.text}</p>
       )}

@@ -165,7 +165,7 @@ function EndpointCard({
             <Item label="Concurrency">{e.maxConcurrency}</Item>
             <Item label="$ per 1k in / out">{e.priceInputPer1k} / {e.priceOutputPer1k}</Item>
           </dl>
-          <p className="mt-2 text-xs text-slate-500">{e.calls.toLocaleString("en-US")} calls recorded · {usedBy}</p>
+          <p className="mt-2 text-xs text-slate-500">{e.calls.toLocaleString("en-US")} call{e.calls === 1 ? "" : "s"} recorded · {usedBy}</p>
           {e.apiKeyEnv !== null && !e.apiKeySet && (
             <p className="mt-2 rounded-md bg-amber-50 px-3 py-2 text-xs text-amber-900">
               <code className="font-mono">{e.apiKeyEnv}</code> is not set where the server runs, so calls will fail. Set it before <code className="font-mono">npm start</code> (and for the worker).

@@ -11,6 +11,7 @@ const apiKeyEnvSchema = z
   .transform((s) => (s === "" ? null : s))
   .refine((s) => s === null || !/^(sk-|sk_|Bearer\s)/i.test(s), {
     message: "This looks like an API key. Enter the NAME of the environment variable that holds it (e.g. OPENAI_API_KEY), never the key itself.",
+    abort: true,
   })
   .refine((s) => s === null || ENV_VAR_NAME.test(s), {
     message: "Use an environment variable name: letters, digits and _, not starting with a digit (e.g. OPENAI_API_KEY).",

@@ -52,7 +52,7 @@ describe("endpoint input", () => {
   it("refuses an API key pasted where the variable's name goes, and other bad values, with field messages", () => {
     const key = createEndpointSchema.safeParse({ ...form, apiKeyEnv: "sk-proj-abc123" });
     expect(key.success).toBe(false);
-    expect(key.error!.issues[0]!.message).toMatch(/NAME of the environment variable/);
+    expect(key.error!.issues.map((i) => i.message)).toEqual([expect.stringMatching(/NAME of the environment variable/)]);
     const bad = createEndpointSchema.safeParse({ ...form, name: "", baseUrl: "ftp://x", temperature: "3", maxTokens: "0", maxConcurrency: "1.5", apiKeyEnv: "1BAD NAME" });
     expect(bad.success).toBe(false);
     expect(new Set(bad.error!.issues.map((i) => i.path[0]))).toEqual(new Set(["name", "baseUrl", "temperature", "maxTokens", "maxConcurrency", "apiKeyEnv"]));
