@@ -4,7 +4,7 @@ const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   // The core (lib/) runs in Node; keep its native-ish deps out of the bundle.
-  serverExternalPackages: ["pg", "@prisma/adapter-pg", "@electric-sql/pglite", "bcryptjs"],
+  serverExternalPackages: ["pg", "pg-boss", "@prisma/adapter-pg", "@electric-sql/pglite", "bcryptjs"],
   typedRoutes: false,
 };
 

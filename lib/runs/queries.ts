@@ -235,3 +235,21 @@ export async function listRunEpisodes(db: Db, runId: string, filter: EpisodeFilt
   };
 }
 export type RunEpisodePage = Awaited<ReturnType<typeof listRunEpisodes>>;
+
+/** Choices for the new-run form: endpoints (never keys), toolkits with their case counts. */
+export async function loadRunFormOptions(db: Db) {
+  const [endpoints, toolkits, totalCases] = await Promise.all([
+    db.modelEndpoint.findMany({
+      orderBy: [{ offline: "desc" }, { name: "asc" }],
+      select: { id: true, name: true, model: true, offline: true, priceInputPer1k: true, priceOutputPer1k: true, maxConcurrency: true },
+    }),
+    db.toolkit.findMany({ orderBy: { name: "asc" }, select: { name: true, _count: { select: { cases: true } } } }),
+    db.testCase.count(),
+  ]);
+  return {
+    endpoints,
+    toolkits: toolkits.filter((t) => t._count.cases > 0).map((t) => ({ name: t.name, cases: t._count.cases })),
+    totalCases,
+  };
+}
+export type RunFormOptions = Awaited<ReturnType<typeof loadRunFormOptions>>;

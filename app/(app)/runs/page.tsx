@@ -1,16 +1,32 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/ui/coming-soon";
+import Link from "next/link";
+import { PageHeader } from "@/components/ui/page-header";
+import { EmptyState } from "@/components/toolemu/empty-state";
+import { RunTable } from "@/components/runs/run-table";
 import { requirePermission } from "@/lib/auth/server";
+import { can } from "@/lib/auth/permissions";
+import { db } from "@/lib/db/client";
+import { listRuns } from "@/lib/runs/queries";
 
 export const metadata: Metadata = { title: "Runs" };
+export const dynamic = "force-dynamic";
 
-export default async function Page() {
-  await requirePermission("run:read");
+export default async function RunsPage() {
+  const user = await requirePermission("run:read");
+  const runs = await listRuns(db());
+  const mayCreate = can(user.role, "run:create");
   return (
-    <ComingSoon
-      title="Runs"
-      description="Run agents against standard and adversarial LM emulators."
-      plan={["Configure model endpoints (any OpenAI-compatible URL)", "Start runs from the UI, executed by background workers with live progress", ]}
-    />
+    <>
+      <PageHeader title="Runs" description="Batches of emulated episodes — cases × agents × emulator modes × repeats — played by background workers. Open a run for live progress, errors, per-agent results and its trajectories.">
+        {mayCreate && <Link href="/runs/new" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-500" data-testid="new-run">New run</Link>}
+      </PageHeader>
+      {runs.length === 0 ? (
+        <EmptyState title="No runs yet." action={mayCreate ? { href: "/runs/new", label: "Create the first run" } : undefined} testId="no-runs">
+          <p>A run plays chosen cases against one or more agent endpoints and variants, with a standard and/or adversarial emulator, and scores every trajectory. Workers (<code className="font-mono text-xs">npm run worker</code>; <code className="font-mono text-xs">npm start</code> runs one) share the work.</p>
+        </EmptyState>
+      ) : (
+        <RunTable rows={runs} />
+      )}
+    </>
   );
 }

@@ -1,0 +1,26 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { Breadcrumbs } from "@/components/toolemu/breadcrumbs";
+import { RunLive } from "@/components/runs/run-live";
+import { requirePermission } from "@/lib/auth/server";
+import { can } from "@/lib/auth/permissions";
+import { db } from "@/lib/db/client";
+import { listRunEpisodes, loadRunProgress } from "@/lib/runs/queries";
+import { runControlAction } from "./_actions/control";
+
+export const metadata: Metadata = { title: "Run" };
+export const dynamic = "force-dynamic";
+
+export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
+  const user = await requirePermission("run:read");
+  const { id } = await params;
+  const progress = await loadRunProgress(db(), id);
+  if (!progress) notFound();
+  const episodes = await listRunEpisodes(db(), id, "all", 1);
+  return (
+    <>
+      <Breadcrumbs items={[{ href: "/runs", label: "Runs" }, { label: progress.name }]} />
+      <RunLive initial={{ progress, episodes }} canControl={can(user.role, "run:create")} control={runControlAction} />
+    </>
+  );
+}

@@ -1,0 +1,47 @@
+// The run's progress bar: done (green), failed (red), cancelled (grey), running (indigo, striped),
+// queued (empty), with a legend that doubles as the screen-reader text.
+import { int } from "./format";
+
+export interface Counts {
+  queued: number;
+  running: number;
+  done: number;
+  failed: number;
+  cancelled: number;
+  total: number;
+}
+
+const SEGMENTS = [
+  { key: "done", label: "done", bar: "bg-emerald-600", dot: "bg-emerald-600" },
+  { key: "failed", label: "failed", bar: "bg-rose-500", dot: "bg-rose-500" },
+  { key: "cancelled", label: "cancelled", bar: "bg-slate-400", dot: "bg-slate-400" },
+  { key: "running", label: "running", bar: "bg-indigo-500 animate-pulse", dot: "bg-indigo-500" },
+  { key: "queued", label: "queued", bar: "", dot: "bg-slate-200 ring-1 ring-slate-300" },
+] as const;
+
+export function ProgressSegments({ counts, compact = false }: { counts: Counts; compact?: boolean }) {
+  const total = Math.max(1, counts.total);
+  const ended = counts.done + counts.failed + counts.cancelled;
+  const pct = Math.round((ended / total) * 100);
+  const text = `${int(ended)} of ${int(counts.total)} episodes ended: ${SEGMENTS.map((s) => `${int(counts[s.key])} ${s.label}`).join(", ")}`;
+  return (
+    <div data-testid="run-progress" data-done={counts.done} data-failed={counts.failed} data-running={counts.running} data-queued={counts.queued} data-total={counts.total}>
+      <div className={`flex overflow-hidden rounded-full bg-slate-200 ${compact ? "h-1.5" : "h-3"}`} role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} aria-label={text}>
+        {SEGMENTS.filter((s) => s.key !== "queued").map((s) => (
+          <div key={s.key} className={`h-full ${s.bar} transition-all`} style={{ width: `${(counts[s.key] / total) * 100}%` }} />
+        ))}
+      </div>
+      {!compact && (
+        <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600" aria-hidden="true">
+          {SEGMENTS.map((s) => (
+            <li key={s.key} className="flex items-center gap-1.5">
+              <span className={`inline-block h-2 w-2 rounded-full ${s.dot}`} />
+              <span className="tabular-nums font-medium text-slate-800" data-testid={`count-${s.key}`}>{int(counts[s.key])}</span> {s.label}
+            </li>
+          ))}
+          <li className="ml-auto tabular-nums">{pct}% ended</li>
+        </ul>
+      )}
+    </div>
+  );
+}

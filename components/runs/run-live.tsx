@@ -1,0 +1,275 @@
+"use client";
+
+// The run page's live view: polls /runs/<id>/live every 2 s while the run can still change, and
+// shows the progress bar (done / running / failed / queued, ETA from the observed rate), tokens
+// and cost so far, errors by cause with the latest messages, per-agent results and the episodes
+// with links to their trajectories. Pause / resume / cancel / retry failed / re-run as new.
+import { useCallback, useEffect, useRef, useState } from "react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import type { ActionResult } from "@/lib/auth/guard";
+import type { EpisodeFilter, RunEpisodePage, RunProgress } from "@/lib/runs/queries";
+import { formatDate } from "@/components/toolemu/format";
+import { PageHeader } from "@/components/ui/page-header";
+import { RunStatusBadge } from "./status-badge";
+import { ProgressSegments } from "./progress-segments";
+import { ERROR_KIND_LABELS, eta, int, score, usd } from "./format";
+
+type Action = "pause" | "resume" | "cancel" | "retry" | "rerun";
+
+interface Props {
+  initial: { progress: RunProgress; episodes: RunEpisodePage };
+  canControl: boolean;
+  control: (input: { runId: string; action: Action }) => Promise<ActionResult<{ message: string; newRunId: string | null }>>;
+}
+
+const POLL_MS = 2000;
+const btn = "rounded-md border px-3 py-1.5 text-sm font-medium shadow-sm disabled:opacity-50";
+const card = "rounded-xl border border-slate-200 bg-white p-5 shadow-sm";
+const FILTERS: { key: EpisodeFilter; label: string }[] = [
+  { key: "all", label: "All" },
+  { key: "running", label: "Running" },
+  { key: "queued", label: "Queued" },
+  { key: "done", label: "Done" },
+  { key: "failed", label: "Failed" },
+  { key: "cancelled", label: "Cancelled" },
+];
+
+function live(p: RunProgress): boolean {
+  return p.status === "QUEUED" || p.status === "RUNNING" || (p.status === "PAUSED" && p.counts.running > 0) || (p.status === "CANCELLED" && p.counts.running > 0);
+}
+
+export function RunLive({ initial, canControl, control }: Props) {
+  const router = useRouter();
+  const [progress, setProgress] = useState(initial.progress);
+  const [episodes, setEpisodes] = useState(initial.episodes);
+  const [filter, setFilter] = useState<EpisodeFilter>("all");
+  const [page, setPage] = useState(1);
+  const [busy, setBusy] = useState<Action | null>(null);
+  const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
+  const [stale, setStale] = useState(false);
+  const view = useRef({ filter, page });
+  useEffect(() => {
+    view.current = { filter, page };
+  }, [filter, page]);
+
+  const refresh = useCallback(async () => {
+    const { filter: f, page: p } = view.current;
+    try {
+      const res = await fetch(`/runs/${progress.id}/live?filter=${f}&page=${p}`, { cache: "no-store" });
+      if (!res.ok) throw new Error(String(res.status));
+      const data = (await res.json()) as { progress: RunProgress; episodes: RunEpisodePage };
+      if (view.current.filter !== f || view.current.page !== p) return;
+      setProgress(data.progress);
+      setEpisodes(data.episodes);
+      setStale(false);
+    } catch {
+      setStale(true);
+    }
+  }, [progress.id]);
+
+  const active = live(progress);
+  useEffect(() => {
+    if (!active) return;
+    const t = setInterval(refresh, POLL_MS);
+    return () => clearInterval(t);
+  }, [active, refresh]);
+  useEffect(() => {
+    void refresh();
+  }, [filter, page, refresh]);
+
+  async function act(action: Action) {
+    if (action === "cancel" && !window.confirm("Cancel this run? Queued episodes will not run and running ones stop. This cannot be undone (you can re-run it as new).")) return;
+    setBusy(action);
+    setNotice(null);
+    const res = await control({ runId: progress.id, action });
+    setBusy(null);
+    if (!res.ok) return setNotice({ ok: false, text: res.error });
+    if (res.data.newRunId) return router.push(`/runs/${res.data.newRunId}`);
+    setNotice({ ok: true, text: res.data.message });
+    await refresh();
+  }
+
+  const p = progress;
+  const c = p.counts;
+  const est = p.estimate;
+  return (
+    <>
+      <PageHeader title={p.name} description={p.notes || undefined}>
+        <div className="flex flex-wrap items-center gap-2" data-testid="run-controls">
+          <RunStatusBadge status={p.status} />
+          {canControl && (p.status === "QUEUED" || p.status === "RUNNING") && (
+            <button type="button" onClick={() => act("pause")} disabled={!!busy} className={`${btn} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`} data-testid="pause-run">{busy === "pause" ? "Pausing…" : "Pause"}</button>
+          )}
+          {canControl && p.status === "PAUSED" && (
+            <button type="button" onClick={() => act("resume")} disabled={!!busy} className={`${btn} border-indigo-600 bg-indigo-600 text-white hover:bg-indigo-500`} data-testid="resume-run">{busy === "resume" ? "Resuming…" : "Resume"}</button>
+          )}
+          {canControl && c.failed > 0 && p.status !== "CANCELLED" && (
+            <button type="button" onClick={() => act("retry")} disabled={!!busy} className={`${btn} border-rose-300 bg-white text-rose-700 hover:bg-rose-50`} data-testid="retry-failed">{busy === "retry" ? "Queueing…" : `Retry ${int(c.failed)} failed`}</button>
+          )}
+          {canControl && p.status !== "DONE" && p.status !== "CANCELLED" && (
+            <button type="button" onClick={() => act("cancel")} disabled={!!busy} className={`${btn} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`} data-testid="cancel-run">{busy === "cancel" ? "Cancelling…" : "Cancel"}</button>
+          )}
+          {canControl && (
+            <button type="button" onClick={() => act("rerun")} disabled={!!busy} className={`${btn} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`} data-testid="rerun-run" title="A new run with the same cases, agents, emulator, evaluator, modes, repeats and seed">{busy === "rerun" ? "Creating…" : "Re-run as new"}</button>
+          )}
+        </div>
+      </PageHeader>
+      {notice && <p role={notice.ok ? "status" : "alert"} className={`mb-4 rounded-md p-2 text-sm ${notice.ok ? "bg-emerald-50 text-emerald-800" : "bg-rose-50 text-rose-800"}`} data-testid="run-notice">{notice.text}</p>}
+
+      <section className={card} aria-label="Progress">
+        <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2 text-sm">
+          <span className="font-medium">{int(c.done + c.failed + c.cancelled)} of {int(c.total)} episodes ended</span>
+          <span className="text-slate-600" data-testid="run-eta">
+            {p.etaSeconds !== null ? <>ETA <strong className="tabular-nums text-slate-900">{eta(p.etaSeconds)}</strong> at {p.ratePerMinute!.toFixed(1)} episodes/min</> : p.status === "DONE" && p.startedAt && p.finishedAt ? <>Took {eta((Date.parse(p.finishedAt) - Date.parse(p.startedAt)) / 1000)}</> : "ETA after the first episodes"}
+            {stale && <span className="ml-2 text-amber-700">(connection lost; retrying)</span>}
+          </span>
+        </div>
+        <ProgressSegments counts={c} />
+        <dl className="mt-4 grid grid-cols-2 gap-3 text-sm sm:grid-cols-4" data-testid="run-usage">
+          <div><dt className="text-xs text-slate-500">LLM calls</dt><dd className="tabular-nums font-medium">{int(p.usage.calls)}{est ? <span className="text-xs font-normal text-slate-500"> / ≈{int(est.calls.total)}</span> : null}</dd></div>
+          <div><dt className="text-xs text-slate-500">Tokens in / out</dt><dd className="tabular-nums font-medium">{int(p.usage.inputTokens)} / {int(p.usage.outputTokens)}</dd></div>
+          <div><dt className="text-xs text-slate-500">Cost so far</dt><dd className="tabular-nums font-medium" data-testid="run-cost">{usd(p.usage.costUsd)}{est ? <span className="text-xs font-normal text-slate-500"> / ≈{usd(est.costUsd)}</span> : null}</dd></div>
+          <div><dt className="text-xs text-slate-500">Retried calls</dt><dd className="tabular-nums font-medium">{int(p.usage.callRetries)}</dd></div>
+        </dl>
+        {p.usage.discardedCostUsd > 0 && <p className="mt-2 text-xs text-slate-500">Includes {usd(p.usage.discardedCostUsd)} spent by attempts that were retried from the start.</p>}
+      </section>
+
+      <div className="mt-6 grid gap-6 lg:grid-cols-2">
+        <section className={card} aria-labelledby="run-errors-h" data-testid="run-errors">
+          <h2 id="run-errors-h" className="text-base font-semibold">Errors by cause</h2>
+          {p.errors.length === 0 && p.callRetries.length === 0 ? (
+            <p className="mt-2 text-sm text-slate-500">No errors so far.</p>
+          ) : (
+            <>
+              <ul className="mt-3 space-y-3">
+                {p.errors.map((e) => (
+                  <li key={e.kind} data-testid="error-cause" data-kind={e.kind}>
+                    <div className="flex items-baseline justify-between gap-2 text-sm">
+                      <span className="font-medium">{ERROR_KIND_LABELS[e.kind] ?? e.kind}</span>
+                      <span className="tabular-nums text-xs text-slate-600">{int(e.retried)} retried · <span className={e.final ? "text-rose-700" : ""}>{int(e.final)} failed</span></span>
+                    </div>
+                    <ul className="mt-1 space-y-1">
+                      {e.latest.map((l, i) => (
+                        <li key={i} className="break-words rounded bg-slate-50 px-2 py-1 font-mono text-[11px] text-slate-700">
+                          <span className="text-slate-400">{formatDate(l.at)} · attempt {l.attempt}</span> {l.message}
+                        </li>
+                      ))}
+                    </ul>
+                  </li>
+                ))}
+              </ul>
+              {p.callRetries.length > 0 && (
+                <div className="mt-4 border-t border-slate-100 pt-3" data-testid="call-retries">
+                  <h3 className="text-sm font-medium">Retried inside model calls</h3>
+                  <p className="text-xs text-slate-500">Attempts the LLM client retried (backoff, Retry-After) before the call succeeded or gave up.</p>
+                  <ul className="mt-2 flex flex-wrap gap-2 text-xs">
+                    {p.callRetries.map((r) => <li key={r.reason} className="rounded-full bg-amber-50 px-2 py-0.5 text-amber-800 ring-1 ring-inset ring-amber-200" title={r.latest}>{r.reason} × {int(r.n)}</li>)}
+                  </ul>
+                </div>
+              )}
+            </>
+          )}
+        </section>
+
+        <section className={card} aria-labelledby="run-agents-h">
+          <h2 id="run-agents-h" className="text-base font-semibold">Results by agent</h2>
+          <p className="text-xs text-slate-500">Mean scores (0–3) of finished episodes; failure rate = failed ÷ ended.</p>
+          <div className="mt-3 overflow-x-auto">
+            <table className="min-w-full text-sm" data-testid="agent-results">
+              <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
+                <tr><th scope="col" className="py-1 pr-3">Agent</th><th scope="col" className="py-1 pr-3">Mode</th><th scope="col" className="py-1 pr-3 text-right">Safety</th><th scope="col" className="py-1 pr-3 text-right">Helpful.</th><th scope="col" className="py-1 text-right">Failed</th></tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {p.agentResults.map((a) => (
+                  <tr key={`${a.agentEndpointId}:${a.variant}:${a.mode}`} data-testid="agent-result">
+                    <td className="py-1.5 pr-3"><div className="font-medium">{a.agent}</div><div className="text-xs text-slate-500">{a.variant}</div></td>
+                    <td className="py-1.5 pr-3 text-xs">{a.mode.toLowerCase()}</td>
+                    <td className="py-1.5 pr-3 text-right tabular-nums">{score(a.safety)} <span className="text-xs text-slate-400">n={a.safety.n}</span></td>
+                    <td className="py-1.5 pr-3 text-right tabular-nums">{score(a.helpfulness)} <span className="text-xs text-slate-400">n={a.helpfulness.n}</span></td>
+                    <td className="py-1.5 text-right tabular-nums">{a.failureRate === null ? "—" : `${Math.round(a.failureRate * 100)}%`} <span className="text-xs text-slate-400">n={a.finished + a.failed}</span></td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      </div>
+
+      <section className={`${card} mt-6`} aria-labelledby="run-episodes-h">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 id="run-episodes-h" className="text-base font-semibold">Episodes</h2>
+          <div className="flex flex-wrap gap-1" role="group" aria-label="Show episodes">
+            {FILTERS.map((f) => (
+              <button key={f.key} type="button" aria-pressed={filter === f.key} onClick={() => { setFilter(f.key); setPage(1); }}
+                className={`rounded-full px-2.5 py-0.5 text-xs font-medium ${filter === f.key ? "bg-indigo-600 text-white" : "bg-slate-100 text-slate-700 hover:bg-slate-200"}`} data-testid={`episodes-${f.key}`}>
+                {f.label}{f.key !== "all" ? ` ${int(c[f.key])}` : ""}
+              </button>
+            ))}
+          </div>
+        </div>
+        <div className="mt-3 overflow-x-auto">
+          <table className="min-w-full text-sm" data-testid="episode-table">
+            <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
+              <tr>
+                <th scope="col" className="py-1 pr-3">Case</th><th scope="col" className="py-1 pr-3">Agent</th><th scope="col" className="py-1 pr-3">Mode</th>
+                <th scope="col" className="py-1 pr-3">Status</th><th scope="col" className="py-1 pr-3 text-right">Steps</th>
+                <th scope="col" className="py-1 pr-3 text-right">Safety</th><th scope="col" className="py-1 pr-3 text-right">Helpful.</th><th scope="col" className="py-1">Trajectory</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {episodes.rows.map((e) => (
+                <tr key={e.id} data-testid="episode-row" data-status={e.status}>
+                  <td className="py-1.5 pr-3">{e.case}{p.repeats > 1 ? <span className="text-xs text-slate-500"> #{e.repeat + 1}</span> : null}</td>
+                  <td className="py-1.5 pr-3"><span>{e.agent}</span> <span className="text-xs text-slate-500">{e.variant}</span></td>
+                  <td className="py-1.5 pr-3 text-xs">{e.mode.toLowerCase()}</td>
+                  <td className="py-1.5 pr-3">
+                    <RunStatusBadge status={e.status} testId="episode-status" />
+                    {e.attempts > 1 && <span className="ml-1 text-xs text-slate-500">attempt {e.attempts}</span>}
+                    {e.lastError && e.status !== "DONE" && <div className="max-w-xs truncate text-xs text-rose-700" title={e.lastError}>{e.errorKind}: {e.lastError}</div>}
+                  </td>
+                  <td className="py-1.5 pr-3 text-right tabular-nums">{e.steps ?? "—"}</td>
+                  <td className="py-1.5 pr-3 text-right tabular-nums">{e.safety ?? "—"}</td>
+                  <td className="py-1.5 pr-3 text-right tabular-nums">{e.helpfulness ?? "—"}</td>
+                  <td className="py-1.5">{e.trajectoryId && e.status !== "QUEUED" ? <Link href={`/trajectories/${e.trajectoryId}`} className="text-indigo-700 hover:underline" data-testid="trajectory-link">{e.status === "RUNNING" ? "live" : "open"}</Link> : "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {episodes.pages > 1 && (
+          <nav className="mt-3 flex items-center justify-end gap-2 text-sm" aria-label="Episode pages">
+            <button type="button" disabled={episodes.page <= 1} onClick={() => setPage(episodes.page - 1)} className="rounded border border-slate-300 px-2 py-0.5 disabled:opacity-40">Previous</button>
+            <span className="tabular-nums text-slate-600">page {episodes.page} of {episodes.pages}</span>
+            <button type="button" disabled={episodes.page >= episodes.pages} onClick={() => setPage(episodes.page + 1)} className="rounded border border-slate-300 px-2 py-0.5 disabled:opacity-40">Next</button>
+          </nav>
+        )}
+      </section>
+
+      <section className={`${card} mt-6 text-sm`} aria-labelledby="run-settings-h" data-testid="run-settings">
+        <h2 id="run-settings-h" className="text-base font-semibold">Settings</h2>
+        <dl className="mt-3 grid gap-x-6 gap-y-2 sm:grid-cols-2">
+          <div><dt className="text-xs text-slate-500">Cases</dt><dd>{int(p.caseCount)} — {describeSelection(p.caseSelection)}</dd></div>
+          <div><dt className="text-xs text-slate-500">Agents</dt><dd>{p.agents.map((a) => `${a.name} (${a.variant})`).join(", ")}</dd></div>
+          <div><dt className="text-xs text-slate-500">Emulator</dt><dd>{p.emulator.name} <span className="text-slate-500">{p.emulator.offline ? "offline-heuristic (not an LLM)" : p.emulator.model}</span> · {p.modes.map((m) => m.toLowerCase()).join(" + ")}</dd></div>
+          <div><dt className="text-xs text-slate-500">Evaluator</dt><dd>{p.evaluator ? `${p.evaluator.name}` : "none"}</dd></div>
+          <div><dt className="text-xs text-slate-500">Repeats · seed</dt><dd className="tabular-nums">{p.repeats} · {p.seed}</dd></div>
+          <div><dt className="text-xs text-slate-500">Created</dt><dd>{formatDate(p.createdAt)}{p.createdBy ? ` by ${p.createdBy}` : ""}{p.rerunOfId ? <> · re-run of <Link href={`/runs/${p.rerunOfId}`} className="text-indigo-700 hover:underline">an earlier run</Link></> : null}</dd></div>
+          <div className="sm:col-span-2"><dt className="text-xs text-slate-500">Prompt templates</dt><dd className="font-mono text-xs">{p.promptVersions.join("  ")}</dd></div>
+        </dl>
+      </section>
+    </>
+  );
+}
+
+function describeSelection(sel: unknown): string {
+  const s = sel as { kind?: string; toolkits?: string[]; q?: string; toolkit?: string; size?: number; seed?: number };
+  switch (s?.kind) {
+    case "all": return "all cases";
+    case "toolkits": return `toolkits ${s.toolkits?.join(", ")}`;
+    case "filter": return `filter${s.q ? ` “${s.q}”` : ""}${s.toolkit ? ` in ${s.toolkit}` : ""}`;
+    case "sample": return `random sample of ${s.size} (seed ${s.seed})`;
+    case "ids": return "the cases of an earlier run";
+    default: return "";
+  }
+}
