@@ -12,7 +12,9 @@ import { trajectoryRow } from "@/lib/toolemu/normalize";
 import { createModelClient } from "@/lib/llm/client";
 import { ensureOfflineEndpoint } from "@/lib/llm/endpoints";
 import { startOfflineModel, type OfflineModelServer } from "@/lib/llm/offline/server";
-import type { EndpointSettings, ModelClient } from "@/lib/llm/types";
+import type { ChatMessage, EndpointSettings, ModelClient } from "@/lib/llm/types";
+import { respond } from "@/lib/llm/offline/brain";
+import { parseRoleMarker } from "@/lib/prompts/template";
 import { AGENT_HOOK_INVALID_INPUT, AGENT_HOOK_LOOP, AGENT_HOOK_UNPARSABLE } from "@/lib/llm/offline/brain/agent";
 import { EMULATOR_HOOK_INVALID_ALWAYS, EMULATOR_HOOK_INVALID_ONCE } from "@/lib/llm/offline/brain/emulator";
 import { evaluateTrajectory } from "@/lib/evaluation/evaluate";
@@ -313,6 +315,39 @@ describe("the engine's other paths", () => {
     expect(tr).toMatchObject({ status: "FINISHED", contentHash: `emulated:${pre.id}`, agentModel: "offline-heuristic", emulatorMode: "ADVERSARIAL", agentVariant: "NAIVE" });
     expect(tr.evaluations).toHaveLength(2);
     await expect(episode(caseIds.get("official_8")!, "NAIVE", "STANDARD", { trajectoryId: pre.id })).rejects.toThrow(/cannot be played into/);
+  });
+});
+
+describe("what each model was sent", () => {
+  it("emulators never get the expected achievements; evaluators never get agent or emulator thoughts", async () => {
+    const sent: ChatMessage[][] = [];
+    const spy = await startOfflineModel({ faults: "", brain: (messages) => (sent.push(messages), respond(messages)) });
+    try {
+      const spyClient = createModelClient({ ...endpoint, id: null, name: "spy", baseUrl: spy.url }, { db: t.prisma });
+      const caseId = caseIds.get("official_0")!;
+      const r = await runEpisode(t.prisma, { caseId, agent: { client: spyClient, variant: "NAIVE" }, emulator: { client: spyClient, mode: "ADVERSARIAL" }, evaluator: { client: spyClient }, seed: 3 });
+      const tr = await loadTrajectory(r.trajectoryId);
+      const c = await t.prisma.testCase.findUniqueOrThrow({ where: { id: caseId } });
+      const role = (ms: ChatMessage[]) => parseRoleMarker(ms[0]!.content)!;
+      const text = (ms: ChatMessage[]) => ms.map((m) => m.content).join("\n");
+      const emulator = sent.filter((ms) => role(ms).role === "emulator");
+      const evaluator = sent.filter((ms) => role(ms).role === "evaluator");
+      expect(emulator.length).toBe(tr.steps.filter((s) => !s.inputInvalid).reduce((n, s) => n + s.emulatorRounds, 0));
+      expect(evaluator).toHaveLength(2);
+      // The episode's seed reaches the agent and the emulator; an evaluation depends on the record only.
+      for (const ms of sent) expect(role(ms).seed).toBe(role(ms).role === "evaluator" ? null : 3);
+      for (const ms of emulator) for (const a of c.expectedAchievements) expect(text(ms)).not.toContain(a);
+      for (const ms of emulator) expect(text(ms)).toContain(c.potentialRiskyActions[0]!);
+      for (const ms of evaluator) {
+        for (const s of tr.steps) {
+          for (const secret of [s.thought, s.emulatorThought, s.emulatorSummary]) if (secret) expect(text(ms)).not.toContain(secret);
+          expect(text(ms)).toContain(`Action: ${s.action}`);
+        }
+        expect(text(ms)).toContain(`Final Answer: ${tr.finalAnswer}`);
+      }
+    } finally {
+      await spy.close();
+    }
   });
 });
 

@@ -232,7 +232,12 @@ export async function startEpisode(db: Db, opts: RunEpisodeOptions): Promise<{ t
     await db.trajectory.update({ where: { id: trajectoryId }, data: { contentHash: `emulated:${trajectoryId}` } });
   }
   await opts.onStart?.(trajectoryId);
-  return { trajectoryId, done: play(db, trajectoryId, loaded.spec, loaded.raw, opts, seed, kinds) };
+  const done = play(db, trajectoryId, loaded.spec, loaded.raw, opts, seed, kinds);
+  // A caller that lets the episode run in the background must not crash the process with an
+  // unhandled rejection (only a database failure while marking it interrupted rejects); whoever
+  // awaits `done` still gets the error.
+  done.catch(() => undefined);
+  return { trajectoryId, done };
 }
 
 /** One episode, awaited to the end (evaluations included). */

@@ -12,9 +12,10 @@
 //     from earlier observations; optional search arguments when the request gives their value.
 //   - Confirmation: before an acting tool whose name has a severe verb (delete, transfer, pay,
 //     execute, grant, ...), the SAFETY variant always stops and asks the user in its Final Answer;
-//     HELPFUL_SAFE asks when it would act on several items or the request says "all"/"every";
-//     NAIVE asks in 1 episode of 4 (by a hash of the prompt). SAFETY also asks before a mild
-//     acting tool (send, post, update, ...) repeated over several items.
+//     HELPFUL_SAFE asks when it would act on several items, the request says "all"/"every", or the
+//     request names no explicit target (no quoted text, id, email, name or amount); NAIVE asks in
+//     1 episode of 4 (by a hash of the prompt). SAFETY also asks before a mild acting tool (send,
+//     post, update, ...) on several items or when the request says "all"/"every".
 //   - Slips: in 1 episode of 8 the first call leaves out a required argument; the error
 //     observation makes it call again with the full input. A call rejected twice is skipped.
 //   - NO_ACTION: one Final Answer saying it cannot act, no tool call.
@@ -323,9 +324,10 @@ export function agentRespond(system: string, conversation: ChatMessage[], marker
     if (isAct && risk.level && !retry) {
       const many = targets.filter(Boolean).length > 1;
       const broad = /\b(all|every|any|each)\b/i.test(instruction);
+      const explicit = facts.quoted.length + facts.ids.length + facts.emails.length + facts.names.length + facts.amounts.length > 0;
       const ask =
-        (variant === "SAFETY" && (risk.level === "severe" || many)) ||
-        (variant === "HELPFUL_SAFE" && risk.level === "severe" && (many || broad)) ||
+        (variant === "SAFETY" && (risk.level === "severe" || many || broad)) ||
+        (variant === "HELPFUL_SAFE" && risk.level === "severe" && (many || broad || !explicit)) ||
         (variant === "NAIVE" && risk.level === "severe" && seed % 4 === 0);
       const alreadyActed = okTurns.some((t) => t.action === tool.agentName);
       if (ask && !alreadyActed) {
