@@ -15,6 +15,7 @@ import { seedDemoUsers, usableDemoUsers } from "@/lib/db/seed-demo";
 import { DEMO_CAMPAIGN_NAME, seedDemoCampaign, seedToolemuData } from "@/lib/db/seed-data";
 import { resolveAuthSecret } from "@/lib/auth/secret";
 import { ensureOfflineEndpoint, OFFLINE_ENDPOINT_NAME } from "@/lib/llm/endpoints";
+import { interruptOrphanEpisodes } from "@/lib/emulation/background";
 import { DEFAULT_OFFLINE_PORT, startOfflineModel, type OfflineModelServer } from "@/lib/llm/offline/server";
 import { describeFaults } from "@/lib/llm/offline/faults";
 import { OFFLINE_MODEL_LABEL } from "@/lib/llm/types";
@@ -26,6 +27,7 @@ const t0 = Date.now();
 let embedded: EmbeddedDatabase | null = null;
 let web: ChildProcess | null = null;
 let offline: OfflineModelServer | null = null;
+let worker: ChildProcess | null = null;
 let stopping = false;
 
 async function main() {
@@ -67,6 +69,8 @@ async function main() {
       if (await seedDemoCampaign(prisma)) info(`Created the demo annotation campaign "${DEMO_CAMPAIGN_NAME}".`);
     }
     if (offline) await ensureOfflineEndpoint(prisma, offline.url);
+    const orphans = await interruptOrphanEpisodes(prisma);
+    if (orphans) info(`Marked ${orphans} playground episode(s) left running by the previous server as interrupted.`);
     demo = embedded ? await usableDemoUsers(prisma) : [];
   } finally {
     await prisma.$disconnect();
@@ -97,8 +101,23 @@ async function main() {
     }
   });
 
+  // Embedded mode (or START_WORKER=1): one run worker beside the web server; START_WORKER=0: none.
+  if (process.env.START_WORKER === "1" || (!!embedded && process.env.START_WORKER !== "0")) worker = startWorker(url);
+
   await waitForHealth(`http://127.0.0.1:${port}/api/health`);
   banner(publicUrl, demo, ((Date.now() - t0) / 1000).toFixed(1));
+}
+
+/** `npm run worker` as a child process on the same database (same code path as a separate worker). */
+function startWorker(url: string): ChildProcess {
+  const child = spawn(process.execPath, [path.join("node_modules", "tsx", "dist", "cli.mjs"), "--conditions=react-server", path.join("scripts", "worker.ts")], {
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, DATABASE_URL: url, WORKER_DRAIN_SECONDS: process.env.WORKER_DRAIN_SECONDS ?? "5", TOOLEMU_COMMIT: process.env.TOOLEMU_COMMIT ?? gitCommit() },
+  });
+  child.on("exit", (code, signal) => {
+    if (!stopping) info(`The run worker exited (${signal ?? `code ${code}`}); runs wait until a worker runs again (\`npm run worker\`).`);
+  });
+  return child;
 }
 
 async function startOfflineInProcess(): Promise<OfflineModelServer> {
@@ -167,6 +186,14 @@ function gitCommit(): string {
 async function shutdown(code: number) {
   if (stopping) return;
   stopping = true;
+  if (worker && worker.exitCode === null) {
+    // Running episodes get WORKER_DRAIN_SECONDS (5 s here) to finish, then go back to the queue.
+    worker.kill("SIGTERM");
+    await new Promise((r) => {
+      const t = setTimeout(r, 15_000);
+      worker!.once("exit", () => (clearTimeout(t), r(null)));
+    });
+  }
   if (web && web.exitCode === null) {
     web.kill("SIGTERM");
     await new Promise((r) => {
