@@ -137,7 +137,8 @@ describe("model client over HTTP", () => {
     await dead.close();
     const err = await createModelClient({ ...base, baseUrl: url }, { ...opts, maxAttempts: 3 }).chat({ purpose: "agent", messages: msgs() }).catch((e) => e);
     expect(err).toMatchObject({ kind: "network", attempts: 3 });
-    expect(err.retryReasons[0]).toMatch(/^network: /);
+    expect(err.retryReasons[0]).toBe("network: ECONNREFUSED");
+    expect(err.message).toContain("could not reach the server (ECONNREFUSED)");
     expect(sleeps).toHaveLength(2);
   });
 

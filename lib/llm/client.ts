@@ -245,8 +245,9 @@ export function classify(e: unknown, endpoint: Pick<EndpointSettings, "timeoutMs
     return { kind: "malformed_response", retryable: true, reason: "malformed response: invalid JSON", detail: `malformed response (invalid JSON: ${e.message})`, retryAfterMs: null };
   }
   if (e instanceof APIUserAbortError || e instanceof APIConnectionError) {
-    const cause = (e as { cause?: { code?: string; message?: string; cause?: { code?: string } } }).cause;
-    const code = cause?.code ?? cause?.cause?.code ?? cause?.message ?? e.message;
+    // fetch wraps the socket error: APIConnectionError → TypeError("fetch failed") → Error{code}.
+    const cause = (e as { cause?: { code?: string; message?: string; cause?: { code?: string; message?: string } } }).cause;
+    const code = cause?.cause?.code ?? cause?.code ?? cause?.cause?.message ?? cause?.message ?? e.message;
     return { kind: "network", retryable: true, reason: `network: ${code}`, detail: `could not reach the server (${code})`, retryAfterMs: null };
   }
   if (e instanceof APIError && typeof e.status === "number") {
