@@ -1,0 +1,12 @@
+// One-line explanations shown under the playground's choices.
+export const VARIANT_HELP: Record<string, string> = {
+  NAIVE: "The plain ReAct agent prompt (ToolEmu's default).",
+  SAFETY: "Adds safety and security requirements to the agent prompt.",
+  HELPFUL_SAFE: "Adds both helpfulness and safety requirements.",
+  NO_ACTION: "Baseline: answers at once without calling any tool.",
+};
+
+export const MODE_HELP: Record<string, string> = {
+  STANDARD: "Plays each tool straight from its specification.",
+  ADVERSARIAL: "Also sees the case's underspecifications and risks, and picks plausible states in which a risky action would matter.",
+};

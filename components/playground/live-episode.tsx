@@ -1,0 +1,140 @@
+"use client";
+
+import { useEffect, useState, useTransition } from "react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { startEpisodeAction } from "@/app/(app)/playground/_actions/start-episode";
+import { StepCard } from "@/components/toolemu/step-card";
+import { EvaluationCard } from "@/components/toolemu/evaluation-card";
+import { MODE_LABELS, STATUS_LABELS, formatCost } from "@/components/toolemu/format";
+import type { EpisodeLive } from "@/lib/emulation/playground";
+
+const POLL_MS = 800;
+
+/** One episode, refreshed while it plays: steps as they are stored, then the evaluations. */
+export function LiveEpisode({ initial, canRun }: { initial: EpisodeLive; canRun: boolean }) {
+  const [ep, setEp] = useState(initial);
+  const [pollError, setPollError] = useState<string | null>(null);
+  const [startError, setStartError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+  const router = useRouter();
+
+  useEffect(() => {
+    if (ep.done) return;
+    let stopped = false;
+    const timer = setTimeout(async () => {
+      try {
+        const res = await fetch(`/playground/${encodeURIComponent(ep.id)}/live`, { cache: "no-store" });
+        const body = await res.json();
+        if (stopped) return;
+        if (!res.ok) setPollError(body.error ?? `HTTP ${res.status}`);
+        else {
+          setPollError(null);
+          setEp(body as EpisodeLive);
+        }
+      } catch {
+        if (!stopped) setPollError("Lost the connection to the server; retrying…");
+      }
+    }, POLL_MS);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [ep]);
+
+  const otherMode = ep.emulatorMode === "STANDARD" ? "ADVERSARIAL" : "STANDARD";
+  function rerun(mode: "STANDARD" | "ADVERSARIAL") {
+    if (!ep.agentEndpointId || !ep.emulatorEndpointId) {
+      setStartError("An endpoint of this episode was deleted; start a new one from the playground.");
+      return;
+    }
+    const input = {
+      caseId: ep.case.id,
+      agentEndpointId: ep.agentEndpointId,
+      variant: (ep.agentVariant ?? "NAIVE") as "NAIVE" | "SAFETY" | "HELPFUL_SAFE" | "NO_ACTION",
+      emulatorEndpointId: ep.emulatorEndpointId,
+      mode,
+      evaluatorEndpointId: ep.evaluatorEndpointId,
+    };
+    startTransition(async () => {
+      const res = await startEpisodeAction(input);
+      if (res.ok) router.push(`/playground/${res.data.trajectoryId}`);
+      else setStartError(res.error);
+    });
+  }
+
+  const offlineAny = ep.offline.agent || ep.offline.emulator || ep.offline.evaluator;
+  const running = ep.status === "RUNNING";
+  const evaluating = !running && !ep.done;
+  const kinds = (["SAFETY", "HELPFULNESS"] as const).filter((k) => ep.evaluations.some((e) => e.kind === k));
+
+  return (
+    <div className="space-y-6">
+      <header className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+        <div className="flex flex-wrap items-start justify-between gap-4">
+          <div className="min-w-0">
+            <h1 className="text-2xl font-semibold tracking-tight">Episode on {ep.case.name}</h1>
+            <p className="mt-1 max-w-3xl text-sm text-slate-700">{ep.case.userInstruction}</p>
+            <dl className="mt-2 flex flex-wrap gap-x-6 gap-y-1 text-sm">
+              <div><dt className="inline text-slate-500">Agent </dt><dd className="inline font-medium">{ep.agentModel} · {ep.agentVariant ?? "NAIVE"}</dd></div>
+              <div><dt className="inline text-slate-500">Emulator </dt><dd className="inline font-medium">{ep.emulatorModel} · {MODE_LABELS[ep.emulatorMode]}</dd></div>
+              <div><dt className="inline text-slate-500">Status </dt><dd className="inline font-medium" data-testid="episode-status">{evaluating ? "Evaluating" : STATUS_LABELS[ep.status]}</dd></div>
+              {ep.stopReason && <div><dt className="inline text-slate-500">Stopped </dt><dd className="inline" title={ep.stopDetail ?? undefined}>{ep.stopReason.replace(/_/g, " ")}{ep.stopDetail ? `: ${ep.stopDetail.slice(0, 120)}` : ""}</dd></div>}
+              <div><dt className="inline text-slate-500">Usage </dt><dd className="inline tabular-nums" data-testid="episode-usage">{(ep.inputTokens + ep.outputTokens).toLocaleString("en-US")} tokens · {formatCost(ep.costUsd)}</dd></div>
+            </dl>
+            {offlineAny && (
+              <p className="mt-2 inline-block rounded bg-amber-50 px-2 py-1 text-xs font-medium text-amber-900" data-testid="offline-label">
+                Produced by {ep.offlineLabel}: deterministic rules, for demos and tests — not an LLM&apos;s output.
+              </p>
+            )}
+          </div>
+          <div className="flex flex-col items-end gap-2">
+            {canRun && (
+              <button type="button" onClick={() => rerun(otherMode)} disabled={pending} className="rounded-md border border-indigo-300 bg-white px-3 py-1.5 text-sm font-medium text-indigo-700 hover:bg-indigo-50 disabled:opacity-50" data-testid="other-mode">
+                {pending ? "Starting…" : `Same case, ${otherMode === "STANDARD" ? "standard" : "adversarial"} emulator`}
+              </button>
+            )}
+            {ep.done && <Link href={`/trajectories/${ep.id}`} className="text-sm text-indigo-700 hover:underline">Open as trajectory →</Link>}
+          </div>
+        </div>
+        {(running || evaluating) && (
+          <div className="mt-4" aria-live="polite">
+            <div className="h-1.5 w-full overflow-hidden rounded bg-slate-100"><div className="h-full w-1/3 animate-pulse rounded bg-indigo-500" /></div>
+            <p className="mt-1 text-xs text-slate-500">{running ? `Playing — ${ep.steps.length} of at most 15 steps so far` : "Agent done — waiting for the evaluators"}</p>
+          </div>
+        )}
+        {pollError && <p role="alert" className="mt-3 rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800">{pollError}</p>}
+        {startError && <p role="alert" className="mt-3 rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800">{startError}</p>}
+      </header>
+
+      <section aria-labelledby="steps">
+        <h2 id="steps" className="mb-3 text-lg font-semibold">Steps ({ep.steps.length})</h2>
+        {ep.steps.length === 0 ? (
+          <p className="rounded-xl border border-dashed border-slate-300 bg-white p-5 text-sm text-slate-500">{running ? "Waiting for the agent's first action…" : "The agent called no tool."}</p>
+        ) : (
+          <ol className="space-y-4" data-testid="live-steps">{ep.steps.map((s) => <StepCard key={s.id} step={s} />)}</ol>
+        )}
+      </section>
+
+      {!running && (
+        <section aria-labelledby="final" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+          <h2 id="final" className="mb-2 text-lg font-semibold">{ep.finalAnswer !== null ? "Final answer" : "No final answer"}</h2>
+          <p className="whitespace-pre-wrap text-sm text-slate-900" data-testid="final-answer">{ep.finalAnswer ?? "The episode ended without one (see the stop reason above)."}</p>
+        </section>
+      )}
+
+      <section aria-labelledby="evaluations">
+        <h2 id="evaluations" className="mb-3 text-lg font-semibold">Evaluations ({ep.evaluations.length})</h2>
+        {ep.evaluations.length === 0 ? (
+          <p className="rounded-xl border border-dashed border-slate-300 bg-white p-5 text-sm text-slate-500">
+            {ep.evaluatorEndpointId === null ? "No evaluator was chosen for this episode." : ep.done ? "The evaluators produced nothing (see the stop reason)." : "The evaluators run after the last step."}
+          </p>
+        ) : (
+          <div className="grid gap-4 md:grid-cols-2" data-testid="live-evaluations">
+            {kinds.map((k) => ep.evaluations.filter((e) => e.kind === k).map((e) => <EvaluationCard key={e.id} evaluation={e} />))}
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

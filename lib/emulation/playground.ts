@@ -1,0 +1,82 @@
+// What the playground page loads: the choices for a new episode, and one episode as it plays.
+import "server-only";
+import type { Db } from "@/lib/db/client";
+import { OFFLINE_MODEL_LABEL } from "@/lib/llm/types";
+import { AGENT_VARIANTS, EMULATOR_MODES } from "./types";
+
+export async function loadPlaygroundOptions(db: Db) {
+  const [cases, endpoints] = await Promise.all([
+    db.testCase.findMany({
+      orderBy: [{ source: "asc" }, { name: "asc" }],
+      select: { id: true, name: true, userInstruction: true, toolkits: { orderBy: { position: "asc" }, select: { toolkit: { select: { name: true } } } } },
+    }),
+    db.modelEndpoint.findMany({ orderBy: [{ offline: "desc" }, { name: "asc" }], select: { id: true, name: true, model: true, offline: true } }),
+  ]);
+  // Sort official_2 before official_10.
+  cases.sort((a, b) => a.name.localeCompare(b.name, "en", { numeric: true }));
+  return {
+    cases: cases.map((c) => ({ id: c.id, name: c.name, instruction: c.userInstruction, toolkits: c.toolkits.map((t) => t.toolkit.name) })),
+    endpoints: endpoints.map((e) => ({ ...e, badge: e.offline ? OFFLINE_MODEL_LABEL : null })),
+    variants: AGENT_VARIANTS,
+    modes: EMULATOR_MODES,
+  };
+}
+
+export type PlaygroundOptions = Awaited<ReturnType<typeof loadPlaygroundOptions>>;
+
+/** One emulated episode with its steps and evaluations, as the live view polls it. */
+export async function loadEpisodeLive(db: Db, id: string) {
+  const t = await db.trajectory.findUnique({
+    where: { id },
+    select: {
+      id: true, origin: true, status: true, stopReason: true, stopDetail: true, agentModel: true, emulatorModel: true, emulatorMode: true, agentVariant: true,
+      finalAnswer: true, stepCount: true, inputTokens: true, outputTokens: true, costUsd: true, startedAt: true, finishedAt: true, settings: true,
+      agentEndpointId: true, emulatorEndpointId: true, evaluatorEndpointId: true,
+      agentEndpoint: { select: { offline: true } }, emulatorEndpoint: { select: { offline: true } }, evaluatorEndpoint: { select: { offline: true } },
+      case: { select: { id: true, name: true, userInstruction: true } },
+      steps: {
+        orderBy: { index: "asc" },
+        select: {
+          id: true, index: true, thought: true, action: true, actionInputRaw: true, actionInput: true, observationRaw: true, observation: true, emulatorSummary: true, emulatorThought: true,
+          parseError: true, inputInvalid: true, emulatorFailure: true, emulatorRounds: true, inputTokens: true, outputTokens: true, costUsd: true, latencyMs: true,
+        },
+      },
+      evaluations: {
+        orderBy: [{ kind: "asc" }, { evaluatorModel: "asc" }],
+        select: { id: true, kind: true, evaluatorModel: true, score: true, label: true, thought: true, summary: true, sourceFile: true, sourceLine: true, warning: true, promptVersion: true, inputTokens: true, outputTokens: true, costUsd: true, latencyMs: true },
+      },
+    },
+  });
+  if (!t || t.origin !== "EMULATED") return null;
+  // An evaluator call that failed for good leaves no Evaluation row, only its LlmCall with the
+  // error; count those so the view knows the evaluations are over.
+  const failedEvaluatorCalls = t.evaluatorEndpointId
+    ? await db.llmCall.findMany({ where: { trajectoryId: id, role: "evaluator", error: { not: null } }, select: { error: true } })
+    : [];
+  const settings = (t.settings ?? {}) as { evaluator?: { kinds?: string[] } | null };
+  const expectedEvaluations = t.evaluatorEndpointId ? (settings.evaluator?.kinds?.length ?? 2) : 0;
+  const { agentEndpoint, emulatorEndpoint, evaluatorEndpoint, startedAt, finishedAt, ...rest } = t;
+  return {
+    ...rest,
+    // Strings, so the page and the polling route hand the client the same shape.
+    startedAt: startedAt?.toISOString() ?? null,
+    finishedAt: finishedAt?.toISOString() ?? null,
+    offline: { agent: !!agentEndpoint?.offline, emulator: !!emulatorEndpoint?.offline, evaluator: !!evaluatorEndpoint?.offline },
+    offlineLabel: OFFLINE_MODEL_LABEL,
+    evaluatorErrors: failedEvaluatorCalls.map((c) => c.error ?? ""),
+    // The evaluations run after the last step; the view keeps polling until they are in.
+    done: t.status !== "RUNNING" && (t.status === "INTERRUPTED" || t.evaluations.length + failedEvaluatorCalls.length >= expectedEvaluations),
+  };
+}
+
+export type EpisodeLive = NonNullable<Awaited<ReturnType<typeof loadEpisodeLive>>>;
+
+/** Recent playground episodes, newest first. */
+export async function listRecentEpisodes(db: Db, take = 10) {
+  return db.trajectory.findMany({
+    where: { origin: "EMULATED" },
+    orderBy: { createdAt: "desc" },
+    take,
+    select: { id: true, status: true, agentModel: true, emulatorMode: true, agentVariant: true, stepCount: true, createdAt: true, case: { select: { name: true } } },
+  });
+}

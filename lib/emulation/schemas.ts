@@ -1,0 +1,15 @@
+// Inputs of the engine's use cases, validated at the edge (server actions, CLI).
+import { z } from "zod";
+import { AGENT_VARIANTS, EMULATOR_MODES } from "./types";
+
+export const startEpisodeSchema = z.object({
+  caseId: z.string().min(1, "Pick a test case."),
+  agentEndpointId: z.string().min(1, "Pick the agent's endpoint."),
+  variant: z.enum(AGENT_VARIANTS),
+  emulatorEndpointId: z.string().min(1, "Pick the emulator's endpoint."),
+  mode: z.enum(EMULATOR_MODES),
+  // Empty: no evaluation.
+  evaluatorEndpointId: z.string().nullable(),
+});
+
+export type StartEpisodeInput = z.infer<typeof startEpisodeSchema>;
