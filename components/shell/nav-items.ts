@@ -12,6 +12,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/cases", label: "Cases", permission: "case:read" },
   { href: "/trajectories", label: "Trajectories", permission: "trajectory:read" },
   { href: "/import", label: "Import", permission: "data:import" },
+  { href: "/playground", label: "Playground", permission: "run:create" },
   { href: "/runs", label: "Runs", permission: "run:read" },
   { href: "/campaigns", label: "Campaigns", permission: "campaign:manage" },
   { href: "/annotate", label: "Annotate", permission: "annotation:label" },
