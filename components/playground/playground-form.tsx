@@ -53,7 +53,7 @@ export function PlaygroundForm({ options, initialCaseId }: Props) {
   }
 
   const endpointOptions = options.endpoints.map((ep) => (
-    <option key={ep.id} value={ep.id}>{ep.name} ({ep.badge ?? ep.model})</option>
+    <option key={ep.id} value={ep.id}>{ep.badge ? (ep.badge.startsWith(ep.name) ? ep.badge : `${ep.name} — ${ep.badge}`) : `${ep.name} (${ep.model})`}</option>
   ));
 
   return (
