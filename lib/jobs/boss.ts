@@ -155,13 +155,24 @@ export async function cancelQueuedJobs(boss: PgBoss, runId: string): Promise<num
   return ids.length;
 }
 
-/** Episode ids of the run (or of every run) that have a job queued, retrying or active. */
-export async function episodesWithLiveJobs(boss: PgBoss, runId?: string): Promise<Set<string>> {
+/**
+ * Jobs of QUEUED-looking episodes, by state: `live` = queued or retrying, or active since less
+ * than `graceSeconds`; `stale` = active for longer (a worker fetched it and died before it could
+ * claim the episode — the claim takes milliseconds). Keyed by RunEpisode id.
+ */
+export async function episodeJobStates(boss: PgBoss, graceSeconds: number): Promise<{ live: Set<string>; stale: Map<string, string[]> }> {
   const { rows } = await boss.getDb().executeSql(
-    `SELECT data->>'runEpisodeId' AS id FROM ${BOSS_SCHEMA}.job WHERE name = $1 AND state <= 'active'` + (runId ? ` AND data->>'runId' = $2` : ""),
-    runId ? [EPISODE_QUEUE, runId] : [EPISODE_QUEUE],
+    `SELECT id, data->>'runEpisodeId' AS episode, (state = 'active' AND started_on < now() - $2 * interval '1 second') AS stale
+     FROM ${BOSS_SCHEMA}.job WHERE name = $1 AND state <= 'active'`,
+    [EPISODE_QUEUE, graceSeconds],
   );
-  return new Set(rows.map((r: { id: string }) => r.id));
+  const live = new Set<string>();
+  const stale = new Map<string, string[]>();
+  for (const r of rows as { id: string; episode: string; stale: boolean }[]) {
+    if (r.stale) stale.set(r.episode, [...(stale.get(r.episode) ?? []), r.id]);
+    else live.add(r.episode);
+  }
+  return { live, stale };
 }
 
 /** What lib/runs needs from the job system (tests may pass a fake). */

@@ -7,15 +7,16 @@
 //   - a reaper (every RUN_REAP_INTERVAL_SECONDS) hands back episodes whose worker is gone — lease
 //     expired, or a process of this host whose pid no longer exists — discarding their partial
 //     trajectory and queueing a fresh job (the resume policy: retry from the start);
-//   - a reconciler (at start, then every 30 s) queues jobs for QUEUED episodes of active runs that
-//     have none (a web process that stopped between storing a run and queueing it) and marks runs
-//     DONE whose episodes have all ended;
+//   - a reconciler (at start, then every RUN_RECONCILE_INTERVAL_SECONDS) queues jobs for QUEUED
+//     episodes of active runs that have none — a web process that stopped between storing a run
+//     and queueing it, or a worker that died between fetching a job and claiming its episode
+//     (after RUN_ORPHAN_GRACE_SECONDS) — and marks runs DONE whose episodes have all ended;
 //   - LLM calls go through one cross-process limiter (lib/jobs/endpoint-limiter.ts), so each
 //     endpoint's maxConcurrency holds across all workers.
 import "server-only";
 import type PgBoss from "pg-boss";
 import { createPrisma, type Db } from "@/lib/db/client";
-import { cancelQueuedJobs, EPISODE_QUEUE, episodesWithLiveJobs, retryPolicyFromEnv, sendEpisodeJobs, startBoss, type EpisodeJobData } from "@/lib/jobs/boss";
+import { cancelQueuedJobs, EPISODE_QUEUE, episodeJobStates, retryPolicyFromEnv, sendEpisodeJobs, startBoss, type EpisodeJobData } from "@/lib/jobs/boss";
 import { startDispatcher, ShutdownError, type Dispatcher, type JobOutcome } from "@/lib/jobs/dispatcher";
 import { createDbLimiter, deadLocalHolders, type DbLimiter } from "@/lib/jobs/endpoint-limiter";
 import type { ConcurrencyLimiter } from "@/lib/llm/limiter";
@@ -52,6 +53,7 @@ export interface RunWorkerOptions {
   leaseMs?: number;
   reapIntervalMs?: number;
   reconcileIntervalMs?: number;
+  orphanGraceSeconds?: number;
   pollMs?: number;
   /** Attempts after which an episode whose workers keep dying is FAILED (default 10). */
   maxAttempts?: number;
@@ -80,7 +82,10 @@ export async function startRunWorker(o: RunWorkerOptions): Promise<RunWorker> {
   const concurrency = o.concurrency ?? Math.floor(envNumber("WORKER_CONCURRENCY", 8));
   const leaseMs = o.leaseMs ?? envNumber("RUN_LEASE_SECONDS", 60) * 1000;
   const reapMs = o.reapIntervalMs ?? envNumber("RUN_REAP_INTERVAL_SECONDS", 5) * 1000;
-  const reconcileMs = o.reconcileIntervalMs ?? 30_000;
+  const reconcileMs = o.reconcileIntervalMs ?? envNumber("RUN_RECONCILE_INTERVAL_SECONDS", 30) * 1000;
+  // How long a QUEUED episode may sit without a queued job, or with a job a worker fetched but
+  // never claimed, before the reconciler queues it again.
+  const orphanGraceS = o.orphanGraceSeconds ?? envNumber("RUN_ORPHAN_GRACE_SECONDS", 30);
   const maxAttempts = o.maxAttempts ?? 10;
   const log = o.log ?? ((l: string) => console.log(`[worker] ${l}`));
 
@@ -207,17 +212,22 @@ export async function startRunWorker(o: RunWorkerOptions): Promise<RunWorker> {
 
   async function reconcile() {
     // Jobs first, then episodes: an episode whose job starts between the two reads is still seen as having one.
-    const live = await episodesWithLiveJobs(boss);
-    const quietSince = new Date(Date.now() - 30_000);
-    const orphans = await db.runEpisode.findMany({
+    const jobs = await episodeJobStates(boss, orphanGraceS);
+    const quietSince = new Date(Date.now() - orphanGraceS * 1000);
+    const queued = await db.runEpisode.findMany({
       where: { status: "QUEUED", updatedAt: { lt: quietSince }, run: { status: { in: ["QUEUED", "RUNNING"] } } },
       orderBy: [{ runId: "asc" }, { position: "asc" }],
       select: { id: true, runId: true, caseId: true, agentEndpointId: true, variant: true, mode: true, repeat: true, position: true },
       take: 10_000,
     });
-    const missing = orphans.filter((e) => !live.has(e.id));
+    const missing = queued.filter((e) => !jobs.live.has(e.id));
     if (missing.length) {
-      log(`queueing ${missing.length} episode(s) that had no job`);
+      // A job active for long while its episode is still QUEUED was fetched by a worker that died
+      // before claiming it: cancel it first (pg-boss would refuse to start a second active job
+      // with the same singleton key).
+      const stale = missing.flatMap((e) => jobs.stale.get(e.id) ?? []);
+      if (stale.length) await boss.cancel(EPISODE_QUEUE, stale);
+      log(`queueing ${missing.length} episode(s) that had no job${stale.length ? ` (${stale.length} fetched by a worker that is gone)` : ""}`);
       await sendEpisodeJobs(boss, missing, retry);
     }
     const open = await db.run.findMany({ where: { status: { in: ["QUEUED", "RUNNING", "PAUSED"] } }, select: { id: true, status: true } });
