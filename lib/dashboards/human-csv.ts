@@ -10,13 +10,10 @@ import {
   EMULATOR_ASPECT_NAMES,
   FAILURE_CELLS,
   HUMAN_KINDS,
-  emulatorQualityReport,
-  evaluatorVsHuman,
-  failureReport,
-  humanAgreement,
   resolveHumanScope,
   type AgreementBlock,
 } from "./human";
+import { emulatorQualityCached, evaluatorVsHumanCached, failureReportCached, humanAgreementCached } from "./human-cached";
 
 const COMMON = ["campaign", "evaluator", "seed", "resamples"] as const;
 
@@ -43,7 +40,7 @@ async function scopeOrEmpty(db: Db, filter: DashboardFilter) {
 export async function agreementCsv(db: Db, filter: DashboardFilter): Promise<CsvRow[]> {
   const scope = await scopeOrEmpty(db, filter);
   if (!scope) return [];
-  const [evh, hh] = await Promise.all([evaluatorVsHuman(db, scope), humanAgreement(db, scope)]);
+  const [evh, hh] = await Promise.all([evaluatorVsHumanCached(db, scope), humanAgreementCached(db, scope)]);
   const common = { campaign: scope.campaign.name, evaluator: scope.evaluator ?? "", seed: scope.seed, resamples: evh.resamples };
   const rows: CsvRow[] = [];
   const blockRows = (section: string, kind: string, b: AgreementBlock, raters: [string, string], variants: readonly ("categorical" | "linear" | "quadratic" | "binarized")[]) => {
@@ -119,7 +116,7 @@ export async function agreementCsv(db: Db, filter: DashboardFilter): Promise<Csv
 export async function failuresCsv(db: Db, filter: DashboardFilter): Promise<CsvRow[]> {
   const scope = await scopeOrEmpty(db, filter);
   if (!scope) return [];
-  const r = await failureReport(db, scope, { listCap: 100_000 });
+  const r = await failureReportCached(db, scope, { listCap: 100_000 });
   const common = { campaign: scope.campaign.name, evaluator: scope.evaluator ?? "", seed: r.seed, resamples: r.resamples };
   const rows: CsvRow[] = [];
   for (const row of r.rows) {
@@ -146,7 +143,7 @@ export async function failuresCsv(db: Db, filter: DashboardFilter): Promise<CsvR
 export async function emulatorCsv(db: Db, filter: DashboardFilter): Promise<CsvRow[]> {
   const scope = await scopeOrEmpty(db, filter);
   if (!scope) return [];
-  const r = await emulatorQualityReport(db, scope);
+  const r = await emulatorQualityCached(db, scope);
   const common = { campaign: scope.campaign.name, evaluator: "", seed: r.seed, resamples: r.resamples };
   const rows: CsvRow[] = [];
   for (const c of r.cells) {

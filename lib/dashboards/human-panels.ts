@@ -3,16 +3,15 @@
 //   loadFailuresPanel(db, filter)   → /dashboards/failures
 //   loadEmulatorPanel(db, filter)   → /dashboards/emulator
 // Each returns the filter-bar options, the resolved scope (campaign, evaluator, seed) or why there
-// is none, and the panel's numbers (lib/dashboards/human.ts).
+// is none, and the panel's numbers (lib/dashboards/human.ts), kept per campaign version
+// (./human-cached.ts: a request after a label is submitted or revised, or evaluations are
+// imported, recomputes them).
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import type { DashboardFilter, FilterOption } from "./filters";
 import { loadFilterOptions } from "./options";
+import { emulatorQualityCached, evaluatorVsHumanCached, failureReportCached, humanAgreementCached } from "./human-cached";
 import {
-  emulatorQualityReport,
-  evaluatorVsHuman,
-  failureReport,
-  humanAgreement,
   resolveHumanScope,
   type EmulatorQualityReport,
   type EvaluatorVsHuman,
@@ -58,7 +57,7 @@ export interface AgreementPanel extends HumanPanelBase {
 export async function loadAgreementPanel(db: Db, filter: DashboardFilter): Promise<AgreementPanel> {
   const b = await base(db, filter);
   if (!b.scope) return { ...b, evaluatorVsHuman: null, human: null };
-  const [evh, human] = await Promise.all([evaluatorVsHuman(db, b.scope), humanAgreement(db, b.scope)]);
+  const [evh, human] = await Promise.all([evaluatorVsHumanCached(db, b.scope), humanAgreementCached(db, b.scope)]);
   return { ...b, evaluatorVsHuman: evh, human };
 }
 
@@ -68,7 +67,7 @@ export interface FailuresPanel extends HumanPanelBase {
 
 export async function loadFailuresPanel(db: Db, filter: DashboardFilter): Promise<FailuresPanel> {
   const b = await base(db, filter);
-  return { ...b, report: b.scope ? await failureReport(db, b.scope) : null };
+  return { ...b, report: b.scope ? await failureReportCached(db, b.scope) : null };
 }
 
 export interface EmulatorPanel extends HumanPanelBase {
@@ -77,5 +76,5 @@ export interface EmulatorPanel extends HumanPanelBase {
 
 export async function loadEmulatorPanel(db: Db, filter: DashboardFilter): Promise<EmulatorPanel> {
   const b = await base(db, filter);
-  return { ...b, report: b.scope ? await emulatorQualityReport(db, b.scope) : null };
+  return { ...b, report: b.scope ? await emulatorQualityCached(db, b.scope) : null };
 }

@@ -23,9 +23,15 @@
 // are computed from those counts with lib/metrics (and ./human-stats.ts). One SQL statement per
 // panel section, run with JIT off and enough work_mem to aggregate a campaign in memory.
 //
-// Scale (npm run bench:dashboard, 100,000 items × 3 labels): evaluatorVsHuman ≈ 0.6–0.9 s; the
-// human-vs-human section ≈ 5–8 s (leave-one-out patterns grow with the number of annotator
-// combinations) — fine for annotation-sized campaigns (thousands of labels: well under 1 s).
+// These functions always compute. The pages and CSV files call them through ./human-cached.ts,
+// which keeps each panel per campaign version (a cheap probe of the labels' and scores' row
+// versions decides whether anything changed; see ./panel-cache.ts).
+//
+// Scale (npm run bench:dashboard, 100,000 items × 3 labels, PostgreSQL): evaluatorVsHuman computed
+// ≈ 0.8–1.3 s (6–8 × one raw GROUP BY over the same labels), served from the cache ≈ the probe,
+// 1–1.2 × that GROUP BY; the human-vs-human section ≈ 5–8 s computed (leave-one-out patterns grow
+// with the number of annotator combinations) — fine for annotation-sized campaigns (thousands of
+// labels: well under 1 s).
 //
 // Definitions (the "how is this computed" notes say the same):
 //   * a label's score comes from the campaign's stored label schema (safety: Certain No Risk 3 …

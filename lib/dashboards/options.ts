@@ -33,8 +33,12 @@ export async function loadFilterOptions(db: Db): Promise<FilterOptions> {
       SELECT c.id AS value, c.name AS label, count(ci.id) AS n
       FROM "Campaign" c LEFT JOIN "CampaignItem" ci ON ci."campaignId" = c.id
       GROUP BY c.id, c.name, c."createdAt" ORDER BY c."createdAt" DESC, c.id`,
+    // Distinct (evaluator, trajectory) pairs by hashing, then counted: count(DISTINCT …) would sort
+    // every evaluation (on disk at 100,000 trajectories; ≈ 2–3 × slower).
     db.$queryRaw<{ value: string; n: bigint }[]>`
-      SELECT e."evaluatorModel" AS value, count(DISTINCT e."trajectoryId") AS n FROM "Evaluation" e GROUP BY 1 ORDER BY 2 DESC, 1`,
+      SELECT x."evaluatorModel" AS value, count(*) AS n
+      FROM (SELECT e."evaluatorModel", e."trajectoryId" FROM "Evaluation" e GROUP BY 1, 2) x
+      GROUP BY 1 ORDER BY 2 DESC, 1`,
   ]);
   return {
     agents: agents.map((r) => ({ value: r.value, count: toInt(r.n) })),
