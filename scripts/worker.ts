@@ -7,6 +7,7 @@
 //   WORKER_DRAIN_SECONDS  on SIGTERM/SIGINT, how long running episodes may finish (default 30);
 //                         those still running then go back to the queue and restart elsewhere
 //   RUN_LEASE_SECONDS     an episode's lease, renewed every quarter of it (default 60)
+//   WORKER_POLL_MS        how often an idle worker looks for new jobs (default 1000)
 //
 // Finds its database like the CLI: DATABASE_URL, else the running embedded server, else its own.
 import { openDatabase } from "@/lib/db/open";

@@ -11,6 +11,9 @@
 //   - each process has one FIFO queue per key and a single "pump" asking the database, so many
 //     waiting calls cost one query, not one each; a release in this process wakes the pump at
 //     once, slots freed by other processes are found by polling (20 ms, backing off to 200 ms);
+//   - a call that ends while another call of this process waits for the same endpoint hands its
+//     slot over directly (no database round trip), for at most fairShareMs (default 2 s) of
+//     continuous holding; then the slot goes back to the table, so other processes get a turn;
 //   - leases (default 60 s) are renewed for everything this process holds every leaseMs/3; a
 //     process that dies loses its slots when the lease runs out, or at once when a process on
 //     the same host sees that the holder's pid is gone (holder = "host:pid:random").
@@ -29,6 +32,8 @@ export interface DbLimiterOptions {
   maxPollMs?: number;
   /** Identifies this process's slots; default "<host>:<pid>:<random>". */
   holder?: string;
+  /** How long a slot may pass from call to call within this process before it is given back. */
+  fairShareMs?: number;
 }
 
 export interface DbLimiter extends ConcurrencyLimiter {
@@ -55,6 +60,8 @@ interface KeyState {
   limit: number;
   ensured: number;
   wake: (() => void) | null;
+  /** When this process took each slot it holds from the table. */
+  since: Map<number, number>;
 }
 
 export function processHolderId(): string {
@@ -89,6 +96,7 @@ export function createDbLimiter(db: Db, options: DbLimiterOptions = {}): DbLimit
   const minPoll = options.minPollMs ?? 20;
   const maxPoll = options.maxPollMs ?? 200;
   const holder = options.holder ?? processHolderId();
+  const fairShareMs = options.fairShareMs ?? 2000;
   const keys = new Map<string, KeyState>();
   let stopped = false;
 
@@ -104,7 +112,7 @@ export function createDbLimiter(db: Db, options: DbLimiterOptions = {}): DbLimit
 
   function state(key: string): KeyState {
     let s = keys.get(key);
-    if (!s) keys.set(key, (s = { queue: [], pumping: false, held: 0, limit: 1, ensured: 0, wake: null }));
+    if (!s) keys.set(key, (s = { queue: [], pumping: false, held: 0, limit: 1, ensured: 0, wake: null, since: new Map() }));
     return s;
   }
 
@@ -178,6 +186,7 @@ export function createDbLimiter(db: Db, options: DbLimiterOptions = {}): DbLimit
         for (const slot of slots) {
           const w = s.queue.shift();
           s.held++;
+          s.since.set(slot, Date.now());
           if (!w) {
             release(key, slot);
             continue;
@@ -206,6 +215,13 @@ export function createDbLimiter(db: Db, options: DbLimiterOptions = {}): DbLimit
 
   function release(key: string, slot: number) {
     const s = state(key);
+    if (s.queue.length && !stopped && slot < s.limit && Date.now() - (s.since.get(slot) ?? 0) < fairShareMs) {
+      const w = s.queue.shift()!;
+      if (w.onAbort) w.signal?.removeEventListener("abort", w.onAbort);
+      w.resolve(slot);
+      return;
+    }
+    s.since.delete(slot);
     give(key, slot)
       .catch((e) => console.error("[limiter] could not free an endpoint slot (its lease will run out):", (e as Error).message))
       .finally(() => {

@@ -3,7 +3,7 @@
 // RunEpisode points at it from the first instant); the engine then plays into that row.
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import type { Prisma } from "@/lib/db/generated/client";
+import type { ModelEndpoint, Prisma } from "@/lib/db/generated/client";
 import { runEpisode } from "@/lib/emulation/episode";
 import type { AgentVariant } from "@/lib/emulation/types";
 import { createModelClient, type ModelClientOptions } from "@/lib/llm/client";
@@ -16,12 +16,32 @@ import type { AttemptResult, EpisodeRunner } from "./worker";
 /** Failures worth another attempt: the endpoint may answer next time. */
 const RETRYABLE = new Set<string>(["rate_limited", "server_error", "timeout", "network", "malformed_response", "crashed", "internal"] satisfies (LlmErrorKind | "crashed" | "internal")[]);
 
+const ENDPOINT_TTL_MS = 5000;
+
 export function isRetryableKind(kind: string): boolean {
   return RETRYABLE.has(kind);
 }
 
 export function engineRunner(opts: { clientOptions?: Omit<ModelClientOptions, "db" | "limiter"> } = {}): EpisodeRunner {
+  // Endpoint rows, re-read at most every few seconds (an edit applies to the next episodes).
+  const endpoints = new Map<string, { at: number; row: ModelEndpoint | null }>();
+  async function loadEndpoints(db: Db, ids: string[]): Promise<Map<string, ModelEndpoint>> {
+    const now = Date.now();
+    const stale = ids.filter((id) => (endpoints.get(id)?.at ?? 0) < now - ENDPOINT_TTL_MS);
+    if (stale.length) {
+      const rows = await db.modelEndpoint.findMany({ where: { id: { in: stale } } });
+      for (const id of stale) endpoints.set(id, { at: now, row: rows.find((r) => r.id === id) ?? null });
+    }
+    const out = new Map<string, ModelEndpoint>();
+    for (const id of ids) {
+      const row = endpoints.get(id)?.row;
+      if (row) out.set(id, row);
+    }
+    return out;
+  }
+
   return {
+    fastClaim: true,
     async createTrajectory(tx: Prisma.TransactionClient, s: EpisodeSpec): Promise<string> {
       const [agent, emulator] = await Promise.all([
         tx.modelEndpoint.findUniqueOrThrow({ where: { id: s.agentEndpointId }, select: { model: true } }),
@@ -52,8 +72,7 @@ export function engineRunner(opts: { clientOptions?: Omit<ModelClientOptions, "d
 
     async play(db: Db, ep: ClaimedEpisode, ctx: { signal: AbortSignal; limiter: ConcurrencyLimiter }): Promise<AttemptResult> {
       const ids = [...new Set([ep.agentEndpointId, ep.emulatorEndpointId, ...(ep.evaluatorEndpointId ? [ep.evaluatorEndpointId] : [])])];
-      const rows = await db.modelEndpoint.findMany({ where: { id: { in: ids } } });
-      const byId = new Map(rows.map((r) => [r.id, r]));
+      const byId = await loadEndpoints(db, ids);
       const client = (id: string) => {
         const row = byId.get(id);
         if (!row) throw new LlmCallError("bad_request", `The model endpoint ${id} no longer exists.`, 0);

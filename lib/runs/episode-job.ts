@@ -9,6 +9,7 @@
 // spent are kept on a RunError row. So a finished episode has exactly one trajectory, which
 // played from its first step to its last in one attempt.
 import "server-only";
+import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { NOW_UTC } from "@/lib/jobs/endpoint-limiter";
@@ -141,6 +142,70 @@ export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions
     );
     return { kind: "claimed", episode: { ...spec, attempt, trajectoryId, workerId: o.workerId }, runStarted: run.status === "QUEUED" };
   });
+}
+
+/**
+ * The common claim in one statement (one round trip, no interactive transaction): a QUEUED
+ * episode without a previous attempt's trajectory, of a QUEUED or RUNNING run. Locks the episode
+ * (FOR UPDATE) and the run (FOR SHARE) like claimEpisode, inserts the attempt's trajectory row (the
+ * engine fills it) and marks the episode RUNNING. Returns null when the episode is in any other
+ * state — the caller then uses claimEpisode, which handles every case.
+ */
+export async function fastClaimEpisode(db: Db, runEpisodeId: string, o: Pick<ClaimOptions, "workerId" | "jobId" | "leaseMs">): Promise<ClaimResult | null> {
+  const trajectoryId = `t${randomUUID().replace(/-/g, "")}`;
+  const rows = await db.$queryRawUnsafe<
+    { runId: string; caseId: string; agentEndpointId: string; variant: string; mode: "STANDARD" | "ADVERSARIAL"; repeat: number; attempts: number; emulatorEndpointId: string; evaluatorEndpointId: string | null; seed: number; promptVersions: unknown; runStatus: string }[]
+  >(
+    `WITH ep AS (
+       SELECT * FROM "RunEpisode" WHERE id = $1 AND status = 'QUEUED' AND "trajectoryId" IS NULL FOR UPDATE
+     ), run AS (
+       SELECT r.id, r.status::text AS status, r.seed, r."emulatorEndpointId", r."evaluatorEndpointId", r."promptVersions"
+       FROM "Run" r JOIN ep ON r.id = ep."runId" WHERE r.status IN ('QUEUED', 'RUNNING') FOR SHARE OF r
+     ), traj AS (
+       INSERT INTO "Trajectory" (id, "caseId", origin, status, "agentModel", "emulatorModel", "emulatorMode", "agentVariant", "stepCount", "contentHash", raw,
+                                 "agentEndpointId", "emulatorEndpointId", "evaluatorEndpointId", "runId", "startedAt", "createdAt")
+       SELECT $2, ep."caseId", 'EMULATED', 'RUNNING', am.model, em.model, ep.mode, ep.variant, 0, 'emulated:pending:' || $2, '{}'::jsonb,
+              ep."agentEndpointId", run."emulatorEndpointId", run."evaluatorEndpointId", ep."runId", ${NOW_UTC}, ${NOW_UTC}
+       FROM ep JOIN run ON true JOIN "ModelEndpoint" am ON am.id = ep."agentEndpointId" JOIN "ModelEndpoint" em ON em.id = run."emulatorEndpointId"
+       RETURNING id
+     ), upd AS (
+       UPDATE "RunEpisode" e SET status = 'RUNNING', attempts = e.attempts + 1, "workerId" = $3, "jobId" = $4, "trajectoryId" = traj.id,
+              "leaseUntil" = ${NOW_UTC} + ($5 * interval '1 millisecond'), "startedAt" = COALESCE(e."startedAt", ${NOW_UTC}),
+              "finishedAt" = NULL, "updatedAt" = ${NOW_UTC}
+       FROM traj WHERE e.id = $1
+       RETURNING e."runId", e."caseId", e."agentEndpointId", e.variant, e.mode, e.repeat, e.attempts
+     )
+     SELECT upd."runId", upd."caseId", upd."agentEndpointId", upd.variant, upd.mode::text AS mode, upd.repeat, upd.attempts,
+            run."emulatorEndpointId", run."evaluatorEndpointId", run.seed, run."promptVersions", run.status AS "runStatus"
+     FROM upd JOIN run ON run.id = upd."runId"`,
+    runEpisodeId,
+    trajectoryId,
+    o.workerId,
+    o.jobId,
+    o.leaseMs,
+  );
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    kind: "claimed",
+    runStarted: r.runStatus === "QUEUED",
+    episode: {
+      runEpisodeId,
+      runId: r.runId,
+      caseId: r.caseId,
+      agentEndpointId: r.agentEndpointId,
+      variant: r.variant,
+      mode: r.mode,
+      repeat: r.repeat,
+      emulatorEndpointId: r.emulatorEndpointId,
+      evaluatorEndpointId: r.evaluatorEndpointId,
+      seed: r.seed,
+      promptVersions: Array.isArray(r.promptVersions) ? (r.promptVersions as string[]) : [],
+      attempt: r.attempts,
+      trajectoryId,
+      workerId: o.workerId,
+    },
+  };
 }
 
 /** QUEUED → RUNNING for the run, outside the claim (so concurrent claims never wait on each other for it). */

@@ -23,6 +23,7 @@ import type { ConcurrencyLimiter } from "@/lib/llm/limiter";
 import { finishRunIfComplete } from "./control";
 import {
   claimEpisode,
+  fastClaimEpisode,
   findLostEpisodes,
   markCancelled,
   markDone,
@@ -42,6 +43,12 @@ export type AttemptResult = { ok: true } | { ok: false; error: AttemptError; ret
 export interface EpisodeRunner {
   /** Inside the claim transaction: creates the attempt's trajectory row, returns its id. */
   createTrajectory(tx: Prisma.TransactionClient, spec: EpisodeSpec): Promise<string>;
+  /**
+   * The trajectory row createTrajectory makes is the skeleton fastClaimEpisode inserts itself
+   * (EMULATED, RUNNING, models and endpoints of the episode), so the common claim can be one
+   * statement. Fakes that make other rows leave this off.
+   */
+  fastClaim?: boolean;
   /** Plays the attempt into that trajectory. Throwing counts as a retryable "internal" error. */
   play(db: Db, ep: ClaimedEpisode, ctx: { signal: AbortSignal; limiter: ConcurrencyLimiter }): Promise<AttemptResult>;
 }
@@ -69,6 +76,24 @@ export interface RunWorker {
   /** Runs the reaper and reconciler now (tests). */
   tick(): Promise<void>;
   stop(opts?: { drainMs?: number }): Promise<void>;
+}
+
+/** A tiny semaphore: acquire() resolves to an idempotent release. */
+function semaphore(n: number): () => Promise<() => void> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async () => {
+    if (active < n) active++;
+    else await new Promise<void>((r) => waiting.push(r));
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    };
+  };
 }
 
 function envNumber(name: string, fallback: number): number {
@@ -108,14 +133,30 @@ export async function startRunWorker(o: RunWorkerOptions): Promise<RunWorker> {
     await sendEpisodeJobs(boss, [e], retry);
   }
 
+  // At most SETUP_LANES episodes between their claim and their first model call: when many start
+  // at once (a new run), the first ones reach the endpoint quickly instead of all of them
+  // finishing their set-up (database reads, prompt building) late and together.
+  const setupLanes = semaphore(Math.max(1, Math.floor(envNumber("WORKER_SETUP_LANES", 4))));
+
   async function handle(job: PgBoss.JobWithMetadata<EpisodeJobData>, signal: AbortSignal): Promise<JobOutcome> {
-    const claim = await claimEpisode(db, job.data.runEpisodeId, {
-      workerId,
-      jobId: job.id,
-      leaseMs,
-      isDeadHolder: isDead,
-      createTrajectory: (tx, spec) => o.runner.createTrajectory(tx, spec),
-    });
+    const leaveSetup = await setupLanes();
+    try {
+      return await handleClaimed(job, signal, leaveSetup);
+    } finally {
+      leaveSetup();
+    }
+  }
+
+  async function handleClaimed(job: PgBoss.JobWithMetadata<EpisodeJobData>, signal: AbortSignal, leaveSetup: () => void): Promise<JobOutcome> {
+    const claim =
+      (o.runner.fastClaim ? await fastClaimEpisode(db, job.data.runEpisodeId, { workerId, jobId: job.id, leaseMs }) : null) ??
+      (await claimEpisode(db, job.data.runEpisodeId, {
+        workerId,
+        jobId: job.id,
+        leaseMs,
+        isDeadHolder: isDead,
+        createTrajectory: (tx, spec) => o.runner.createTrajectory(tx, spec),
+      }));
     if (claim.kind === "skip") {
       await finishRunIfComplete(db, job.data.runId);
       return { kind: "done", output: { skipped: claim.reason } };
@@ -128,7 +169,13 @@ export async function startRunWorker(o: RunWorkerOptions): Promise<RunWorker> {
     running.set(ep.runEpisodeId, { ep, controller });
     let result: AttemptResult;
     try {
-      result = await o.runner.play(db, ep, { signal: controller.signal, limiter });
+      const gated: ConcurrencyLimiter = {
+        run(key, lim, fn, sig) {
+          leaveSetup();
+          return limiter.run(key, lim, fn, sig);
+        },
+      };
+      result = await o.runner.play(db, ep, { signal: controller.signal, limiter: gated });
     } catch (e) {
       result = { ok: false, retryable: true, error: { kind: "internal", message: e instanceof Error ? e.message : String(e) } };
     } finally {
@@ -150,9 +197,11 @@ export async function startRunWorker(o: RunWorkerOptions): Promise<RunWorker> {
     }
 
     if (result.ok) {
-      await markDone(db, ep);
-      await finishRunIfComplete(db, ep.runId);
-      return { kind: "done" };
+      // Checked after the episode's own commit: the last episode to commit always sees every other
+      // one ended, so the run is marked DONE exactly when its last episode ends.
+      const stored = await markDone(db, ep);
+      if (await finishRunIfComplete(db, ep.runId)) log(`run ${ep.runId} is done`);
+      return { kind: "done", output: stored ? {} : { lost: true } };
     }
     const canRetry = result.retryable && job.retryCount < job.retryLimit;
     const stored = await markFailed(db, ep, result.error, !canRetry);
@@ -174,6 +223,8 @@ export async function startRunWorker(o: RunWorkerOptions): Promise<RunWorker> {
       for (const r of running.values()) if (cancelledIds.has(r.ep.runId)) r.controller.abort("cancelled" satisfies AbortReason);
       if (Date.now() - lastRenew >= leaseMs / 4) {
         lastRenew = Date.now();
+        // Only episodes claimed before the renewal can be missing from its answer.
+        const before = [...running.values()];
         const held = await db.$queryRawUnsafe<{ id: string; attempts: number }[]>(
           `UPDATE "RunEpisode" SET "leaseUntil" = (now() AT TIME ZONE 'UTC') + ($2 * interval '1 millisecond')
            WHERE "workerId" = $1 AND status = 'RUNNING' RETURNING id, attempts`,
@@ -181,8 +232,8 @@ export async function startRunWorker(o: RunWorkerOptions): Promise<RunWorker> {
           leaseMs,
         );
         const mine = new Set(held.map((h) => `${h.id}:${h.attempts}`));
-        for (const r of running.values()) {
-          if (!mine.has(`${r.ep.runEpisodeId}:${r.ep.attempt}`)) {
+        for (const r of before) {
+          if (running.get(r.ep.runEpisodeId) === r && !mine.has(`${r.ep.runEpisodeId}:${r.ep.attempt}`)) {
             log(`lost the lease of episode ${r.ep.runEpisodeId}; stopping it`);
             r.controller.abort("lost" satisfies AbortReason);
           }
@@ -248,7 +299,7 @@ export async function startRunWorker(o: RunWorkerOptions): Promise<RunWorker> {
   await safe("reaper", reap)();
   await safe("reconciler", reconcile)();
 
-  const dispatcher = startDispatcher<EpisodeJobData>({ boss, queue: EPISODE_QUEUE, concurrency, handle, pollMs: o.pollMs ?? 1000, onError: (e) => log(`job error: ${e instanceof Error ? e.message : String(e)}`) });
+  const dispatcher = startDispatcher<EpisodeJobData>({ boss, queue: EPISODE_QUEUE, concurrency, handle, pollMs: o.pollMs ?? envNumber("WORKER_POLL_MS", 1000), onError: (e) => log(`job error: ${e instanceof Error ? e.message : String(e)}`) });
   const reaper = setInterval(safe("reaper", reap), reapMs);
   const reconciler = setInterval(safe("reconciler", reconcile), reconcileMs);
   reaper.unref();

@@ -1,0 +1,228 @@
+// Run benchmark (not a test): how close a run gets to the throughput its endpoint allows.
+//
+// A loopback OpenAI-compatible server answers every chat completion after a fixed latency L and
+// serves at most C requests at once (more wait in line at the server); its answers come from the
+// offline heuristic model. One endpoint row (agent = emulator = evaluator) points at it with
+// maxConcurrency C. A worker process (`scripts/worker.ts`, as `npm run worker` starts it) plays a
+// run of all cases × one agent × both emulator modes, evaluated. Printed: the wall time from the
+// run's creation to its end, the LLM calls served, the ideal time (calls × L ÷ C — the endpoint
+// busy all the time), their ratio (goal ≤ 1.10 at C = 16) and the worker's peak memory.
+//
+//   npm run bench:run -- [--pg <postgresql url>] [--latency 200] [--concurrency 16] [--cases 144]
+//                        [--worker-concurrency 64] [--workers 1] [--keep]
+//
+// Without --pg the database is an in-memory embedded one (PGlite, as `npm start` without
+// DATABASE_URL); with --pg a throwaway database on that server, dropped afterwards.
+import { fork, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import pg from "pg";
+import { createEmptyDatabase } from "@/lib/testing/db";
+import { migrate } from "@/lib/db/migrate";
+import { createPrisma } from "@/lib/db/client";
+import { importCases } from "@/lib/testing/runs";
+import { startOfflineModel } from "@/lib/llm/offline/server";
+import { respond } from "@/lib/llm/offline/brain";
+import type { ChatMessage } from "@/lib/llm/types";
+import { bossQueue, startBoss } from "@/lib/jobs/boss";
+import { createRun } from "@/lib/runs/create";
+import { parseArgs, stringFlag } from "../lib/args";
+
+const args = parseArgs(process.argv.slice(2));
+const PG = stringFlag(args, "pg");
+const L = Number(stringFlag(args, "latency") ?? 200);
+const C = Number(stringFlag(args, "concurrency") ?? 16);
+const CASES = Number(stringFlag(args, "cases") ?? 144);
+const WORKER_CONCURRENCY = Number(stringFlag(args, "worker-concurrency") ?? 64);
+const WORKERS = Number(stringFlag(args, "workers") ?? 1);
+const KEEP = !!args.flags.keep;
+const GOAL = 1.1;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** At most `n` at once; the others wait in FIFO order. */
+function semaphore(n: number) {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (active >= n) await new Promise<void>((r) => waiting.push(r));
+    else active++;
+    try {
+      return await fn();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+}
+
+function rssOf(pid: number): { rss: number; hwm: number } | null {
+  try {
+    const s = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(s)?.[1] ?? 0);
+    return { rss: kb("VmRSS") / 1024, hwm: kb("VmHWM") / 1024 };
+  } catch {
+    return null;
+  }
+}
+
+/** CPU seconds (user + system) a process has used, from /proc. */
+function cpuOf(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+function spawnWorker(url: string): Promise<ChildProcess> {
+  const child = fork(path.resolve("scripts/worker.ts"), [], {
+    execArgv: ["--import", "tsx", "--conditions=react-server", ...(process.env.BENCH_WORKER_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_WORKER_PROFILE}`] : [])],
+    env: { ...process.env, DATABASE_URL: url, WORKER_CONCURRENCY: String(WORKER_CONCURRENCY), WORKER_POLL_MS: "100", WORKER_DRAIN_SECONDS: "5" },
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+  });
+  let log = "";
+  child.stdout!.on("data", (d) => (log += d));
+  child.stderr!.on("data", (d) => {
+    log += d;
+    process.stderr.write(`[worker] ${d}`);
+  });
+  return new Promise((resolve, reject) => {
+    child.on("message", (m: { type?: string }) => m?.type === "ready" && resolve(child));
+    child.on("exit", (code) => reject(new Error(`worker exited (${code}):\n${log}`)));
+  });
+}
+
+async function main() {
+  const where = PG ? `PostgreSQL (${new URL(PG).host}, throwaway database)` : "embedded PGlite (in memory)";
+  console.log(`bench:run — L = ${L} ms, C = ${C}, ${CASES} cases × 2 modes, ${WORKERS} worker(s) × ${WORKER_CONCURRENCY} episodes at once, database: ${where}`);
+  const empty = await createEmptyDatabase(PG ?? null, "toolemu_bench");
+  const sql = new pg.Client({ connectionString: empty.url });
+  await sql.connect();
+  await migrate(sql);
+  await sql.end();
+  const db = createPrisma(empty.url);
+  const limit = semaphore(C);
+  // Busy time of the server's C lanes, per second of the run: where the wall time goes.
+  let busy = 0;
+  const busyMs: number[] = [];
+  let tBusy = performance.now();
+  const account = () => {
+    const now = performance.now();
+    for (let t = tBusy; t < now; ) {
+      const sec = Math.floor(t / 1000);
+      const end = Math.min(now, (sec + 1) * 1000);
+      busyMs[sec] = (busyMs[sec] ?? 0) + busy * (end - t);
+      t = end;
+    }
+    tBusy = now;
+  };
+  const server = await startOfflineModel({
+    faults: {},
+    brain: (messages: ChatMessage[]) =>
+      limit(async () => {
+        account();
+        busy++;
+        try {
+          await sleep(L);
+        } finally {
+          account();
+          busy--;
+        }
+        return respond(messages);
+      }),
+  });
+  const workers: ChildProcess[] = [];
+  let boss: Awaited<ReturnType<typeof startBoss>> | null = null;
+  try {
+    const imported = await importCases(db);
+    const endpoint = await db.modelEndpoint.create({
+      data: { name: "bench-loopback", baseUrl: server.url, model: "offline-heuristic", offline: true, cacheEnabled: false, maxConcurrency: C, timeoutMs: 120_000, priceInputPer1k: 0.0005, priceOutputPer1k: 0.0015 },
+    });
+    for (let i = 0; i < WORKERS; i++) workers.push(await spawnWorker(empty.url));
+    boss = await startBoss(empty.url);
+    server.resetStats();
+    let peakRss = 0;
+    const sampler = setInterval(() => {
+      for (const w of workers) peakRss = Math.max(peakRss, rssOf(w.pid!)?.rss ?? 0);
+    }, 250);
+
+    const cpu0 = { bench: process.cpuUsage(), workers: workers.map((w) => cpuOf(w.pid!)) };
+    const t0 = performance.now();
+    const run = await createRun(db, null, {
+      name: "bench:run",
+      cases: CASES >= imported ? { kind: "all" } : { kind: "sample", size: CASES, seed: 1 },
+      agents: [{ endpointId: endpoint.id, variant: "NAIVE" }],
+      emulatorEndpointId: endpoint.id,
+      evaluatorEndpointId: endpoint.id,
+      modes: ["STANDARD", "ADVERSARIAL"],
+    }, bossQueue(boss));
+    const created = (performance.now() - t0) / 1000;
+    let lastPrinted = 0;
+    for (;;) {
+      const r = await db.run.findUniqueOrThrow({ where: { id: run.id }, select: { status: true } });
+      if (r.status === "DONE") break;
+      const done = await db.runEpisode.count({ where: { runId: run.id, status: { in: ["DONE", "FAILED"] } } });
+      const line = `  ${((performance.now() - t0) / 1000).toFixed(0)} s: ${done}/${run.episodes} episodes, ${server.stats.completions} calls`;
+      if (process.stderr.isTTY) process.stderr.write(`\r${line}`);
+      else if (performance.now() - lastPrinted > 10_000) {
+        console.log(line);
+        lastPrinted = performance.now();
+      }
+      await sleep(100);
+    }
+    const wall = (performance.now() - t0) / 1000;
+    account();
+    const firstSec = Math.floor(t0 / 1000);
+    const utilisation = busyMs.slice(firstSec).map((ms) => Math.round(((ms ?? 0) / (C * 1000)) * 100));
+    const benchCpu = process.cpuUsage(cpu0.bench);
+    const workerCpu = workers.map((w, i) => cpuOf(w.pid!) - cpu0.workers[i]!);
+    clearInterval(sampler);
+    if (process.stderr.isTTY) process.stderr.write("\n");
+    const hwm = Math.max(...workers.map((w) => rssOf(w.pid!)?.hwm ?? 0), peakRss);
+
+    const calls = server.stats.completions;
+    const recorded = await db.llmCall.count({ where: { trajectory: { runId: run.id } } });
+    const byRole = await db.llmCall.groupBy({ by: ["role"], where: { trajectory: { runId: run.id } }, _count: { _all: true } });
+    const eps = await db.runEpisode.groupBy({ by: ["status"], where: { runId: run.id }, _count: { _all: true } });
+    const ideal = (calls * L) / C / 1000;
+    const [span] = await db.$queryRaw<{ first: number; last: number }[]>`
+      SELECT extract(epoch FROM min(c."createdAt" - (c."latencyMs" * interval '1 millisecond')) - r."createdAt")::float8 AS first,
+             extract(epoch FROM max(e."finishedAt") - r."createdAt")::float8 AS last
+      FROM "Run" r JOIN "RunEpisode" e ON e."runId" = r.id JOIN "LlmCall" c ON c."trajectoryId" = e."trajectoryId" WHERE r.id = ${run.id} GROUP BY r."createdAt"`;
+    const ratio = wall / ideal;
+    console.log("");
+    console.log(`  episodes          ${run.episodes} (${eps.map((e) => `${e.status.toLowerCase()} ${e._count._all}`).join(", ")})`);
+    console.log(`  LLM calls         ${calls} served (${recorded} recorded: ${byRole.map((r) => `${r.role} ${r._count._all}`).join(", ")})`);
+    console.log(`  wall time         ${wall.toFixed(1)} s (run created → last episode done)`);
+    console.log(`  phases            run stored and queued after ${created.toFixed(1)} s; first call ${span?.first.toFixed(1)} s after the run row, last episode done ${span?.last.toFixed(1)} s after it`);
+    console.log(`  lanes busy (%/s)  ${utilisation.join(" ")}`);
+    console.log(`  ideal time        ${ideal.toFixed(1)} s (= ${calls} calls × ${L} ms ÷ ${C})`);
+    console.log(`  ratio             ${ratio.toFixed(3)} (goal ≤ ${GOAL}) ${ratio <= GOAL ? "OK" : "ABOVE GOAL"}`);
+    console.log(`  max in flight     ${server.stats.maxInFlight} at the server (limit C = ${C})`);
+    console.log(`  worker peak RSS   ${Math.round(hwm)} MiB${WORKERS > 1 ? " (largest of the workers)" : ""}`);
+    console.log(`  CPU               worker ${workerCpu.map((c) => `${c.toFixed(1)} s`).join(" + ")}, this process (loopback server${PG ? "" : " and embedded database"}) ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} s`);
+    if (server.stats.maxInFlight > C) process.exitCode = 1;
+  } finally {
+    for (const w of workers) {
+      w.kill("SIGTERM");
+      await new Promise((r) => w.once("exit", r));
+    }
+    await boss?.stop({ graceful: false, wait: true, timeout: 1000 }).catch(() => {});
+    await server.close();
+    await db.$disconnect();
+    if (!KEEP) await empty.drop();
+    else console.log(`  kept the database: ${empty.url}`);
+  }
+}
+
+main().then(
+  () => process.exit(process.exitCode ?? 0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
