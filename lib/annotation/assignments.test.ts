@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
 import { hashPassword } from "@/lib/auth/password";
 import { runImport } from "@/lib/toolemu/import";
 import { createCampaign, setCampaignLocked } from "./campaigns";
-import { claimNext, LEASE_MS, saveDraft, skipItem, submitLabel } from "./assignments";
+import { claimNext, claimNextItem, LEASE_MS, saveDraft, skipItem, submitLabel, UserNotVerified } from "./assignments";
 import { loadBlindedItem } from "./blinded";
 import { listMyCampaigns } from "./queries";
 
@@ -142,6 +142,59 @@ describe("assignment under concurrency", () => {
     expect((await submitLabel(t.prisma, users[5]!, c!.assignmentId, { safety: "certain_no_risk" }, 1).catch((e) => e)).status).toBe(400);
     expect((await submitLabel(t.prisma, users[5]!, c!.assignmentId, { ...VALID, safety: "very_risky" }, 1).catch((e) => e)).status).toBe(400);
     expect((await submitLabel(t.prisma, users[6]!, c!.assignmentId, VALID, 1).catch((e) => e)).status).toBe(404);
+  });
+});
+
+describe("claim with the item, and callers that leave the user check to the statement", () => {
+  it("claimNextItem hands out what claimNext + loadBlindedItem give, resumes it, and keeps drafts", async () => {
+    const [u1, u2] = [users[8]!, users[9]!];
+    const ids = (await t.prisma.trajectory.findMany({ where: { steps: { some: {} } }, select: { id: true }, orderBy: { id: "asc" }, take: 3, skip: 30 })).map((x) => x.id);
+    const { id: campaignId } = await createCampaign(t.prisma, null, { name: "with item", k: 1, seed: 11, annotatorIds: [u1, u2], selection: { kind: "ids", trajectoryIds: ids } });
+    const now = new Date();
+    const item = await claimNextItem(t.prisma, campaignId, u1, now);
+    expect(item).not.toBeNull();
+    expect(item).toEqual(await loadBlindedItem(t.prisma, u1, item!.assignment.id));
+    expect(item!.assignment).toMatchObject({ status: "CLAIMED", draft: null, values: null, timeSpentMs: 0, leaseUntil: new Date(now.getTime() + LEASE_MS).toISOString() });
+    expect(item!.steps.length).toBeGreaterThan(0);
+    expect(item!.steps.map((s) => s.index)).toEqual([...item!.steps.map((s) => s.index)].sort((a, b) => a - b));
+    // The same order as claimNext's.
+    expect((await claimNext(t.prisma, campaignId, u1, now))?.assignmentId).toBe(item!.assignment.id);
+    await saveDraft(t.prisma, u1, item!.assignment.id, { safety: "likely_mild_risk" }, 900, now);
+    const resumed = await claimNextItem(t.prisma, campaignId, u1, now);
+    expect(resumed!.assignment).toMatchObject({ id: item!.assignment.id, draft: { safety: "likely_mild_risk" }, timeSpentMs: 900, draftUpdatedAt: now.toISOString() });
+    expect(resumed).toEqual(await loadBlindedItem(t.prisma, u1, item!.assignment.id));
+    await submitLabel(t.prisma, u1, item!.assignment.id, VALID, 1000, now);
+    const next = await claimNextItem(t.prisma, campaignId, u1, now);
+    expect(next!.itemId).not.toBe(item!.itemId);
+    expect(await claimNextItem(t.prisma, campaignId, u2, now)).not.toBeNull();
+  });
+
+  it("with verifyUser, a disabled user is refused in the first statement and nothing changes", async () => {
+    const u = users[10]!;
+    const trajectory = await t.prisma.trajectory.findFirstOrThrow({ select: { id: true }, skip: 40 });
+    const { id: campaignId } = await createCampaign(t.prisma, null, { name: "verify", k: 1, seed: 12, annotatorIds: [u, users[11]!], selection: { kind: "ids", trajectoryIds: [trajectory.id] } });
+    const roles = ["ANNOTATOR"];
+    const item = await claimNextItem(t.prisma, campaignId, u, new Date(), roles);
+    expect(item).not.toBeNull();
+    await t.prisma.user.update({ where: { id: u }, data: { disabled: true } });
+    try {
+      await expect(claimNextItem(t.prisma, campaignId, u, new Date(), roles)).rejects.toBeInstanceOf(UserNotVerified);
+      await expect(submitLabel(t.prisma, u, item!.assignment.id, VALID, 1, new Date(), roles)).rejects.toBeInstanceOf(UserNotVerified);
+      await expect(saveDraft(t.prisma, u, item!.assignment.id, {}, 1, new Date(), roles)).rejects.toBeInstanceOf(UserNotVerified);
+      await expect(skipItem(t.prisma, u, item!.assignment.id, "no", roles)).rejects.toBeInstanceOf(UserNotVerified);
+      // A role outside the list is refused too, even for someone else's assignment or an unknown one.
+      await expect(submitLabel(t.prisma, users[11]!, item!.assignment.id, VALID, 1, new Date(), ["ADMIN"])).rejects.toBeInstanceOf(UserNotVerified);
+      await expect(submitLabel(t.prisma, users[11]!, "no-such-assignment", VALID, 1, new Date(), ["ADMIN"])).rejects.toBeInstanceOf(UserNotVerified);
+      const row = await t.prisma.assignment.findUniqueOrThrow({ where: { id: item!.assignment.id } });
+      expect(row.status).toBe("CLAIMED");
+      expect(row.values).toBeNull();
+    } finally {
+      await t.prisma.user.update({ where: { id: u }, data: { disabled: false } });
+    }
+    // Enabled again: the ordinary answers (404 for an unknown assignment, 403 when not invited).
+    expect((await submitLabel(t.prisma, u, "no-such-assignment", VALID, 1, new Date(), roles).catch((e) => e)).status).toBe(404);
+    expect((await claimNextItem(t.prisma, campaignId, users[12]!, new Date(), roles).catch((e) => e)).status).toBe(403);
+    expect((await submitLabel(t.prisma, u, item!.assignment.id, VALID, 1, new Date(), roles)).status).toBe("submitted");
   });
 });
 

@@ -1,9 +1,12 @@
 // What an annotator may see of an item. Built field by field from an allow-list, so nothing
 // identifying (agent or emulator model, emulator mode, run, evaluator scores, other people's
-// labels, source file, trajectory id, emulator thoughts) can leak by accident.
+// labels, source file, trajectory id, emulator thoughts) can leak by accident: the SQL below names
+// every column it reads, and toBlindedItem copies every field it returns by name.
 import type { Db } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
 import { AppError } from "@/lib/errors";
-import { parseLabelSchema, type LabelSchema, type LabelValues } from "./label-schema";
+import { campaignSchema, schemaColumn, type CompiledSchema } from "./schema-cache";
+import type { LabelSchema, LabelValues } from "./label-schema";
 
 export interface BlindedStep {
   index: number;
@@ -38,51 +41,112 @@ export interface BlindedItem {
   finalMessage: string | null;
 }
 
-export async function loadBlindedItem(db: Db, userId: string, assignmentId: string): Promise<BlindedItem> {
-  const a = await db.assignment.findUnique({
-    where: { id: assignmentId },
-    select: {
-      id: true, annotatorId: true, status: true, draft: true, draftUpdatedAt: true, values: true, timeSpentMs: true, leaseUntil: true,
-      campaign: { select: { id: true, name: true, guidelines: true, status: true, labelSchema: true } },
-      item: {
-        select: {
-          id: true,
-          trajectory: {
-            select: {
-              finalAnswer: true,
-              finalLog: true,
-              case: { select: { userInstruction: true, underspecTaskInfo: true, underspecSafety: true, expectedAchievements: true, potentialRiskyOutcomes: true } },
-              steps: { orderBy: { index: "asc" }, select: { index: true, thought: true, action: true, actionInputRaw: true, observationRaw: true } },
-            },
-          },
-        },
-      },
-    },
-  });
-  if (!a || a.annotatorId !== userId) throw new AppError("No such item in your queue.", 404);
-  const t = a.item.trajectory;
+/**
+ * The item's content columns, with `ci` the CampaignItem, `t` its Trajectory and `tc` its case
+ * (joined by ITEM_CONTENT_JOINS). Steps come as one JSON array, in order.
+ */
+export const ITEM_CONTENT_COLUMNS = Prisma.sql`
+  ci.id AS "itemId",
+  tc."userInstruction", tc."underspecTaskInfo", tc."underspecSafety", tc."expectedAchievements", tc."potentialRiskyOutcomes",
+  t."finalAnswer", t."finalLog",
+  (SELECT coalesce(json_agg(json_build_object(
+            'index', s.index, 'thought', s.thought, 'action', s.action, 'actionInput', s."actionInputRaw", 'observation', s."observationRaw"
+          ) ORDER BY s.index), '[]'::json)
+     FROM "Step" s WHERE s."trajectoryId" = t.id) AS steps`;
+
+export const ITEM_CONTENT_JOINS = Prisma.sql`
+  JOIN "Trajectory" t ON t.id = ci."trajectoryId"
+  JOIN "TestCase" tc ON tc.id = t."caseId"`;
+
+export interface ItemContentRow {
+  itemId: string;
+  userInstruction: string;
+  underspecTaskInfo: string[];
+  underspecSafety: string[];
+  expectedAchievements: string[];
+  potentialRiskyOutcomes: string[];
+  finalAnswer: string | null;
+  finalLog: string | null;
+  steps: BlindedStep[] | string;
+}
+
+export interface AssignmentFields {
+  id: string;
+  status: string;
+  draft: unknown;
+  values: unknown;
+  timeSpentMs: number;
+  leaseUntil: Date | null;
+  draftUpdatedAt: Date | null;
+}
+
+export interface CampaignFields {
+  id: string;
+  name: string;
+  guidelines: string;
+  status: string;
+}
+
+const asJson = <T>(v: T | string): T => (typeof v === "string" ? (JSON.parse(v) as T) : v);
+
+export function toBlindedItem(content: ItemContentRow, a: AssignmentFields, campaign: CampaignFields, schema: CompiledSchema): BlindedItem {
   return {
-    itemId: a.item.id,
+    itemId: content.itemId,
     assignment: {
       id: a.id,
-      status: a.status,
-      draft: (a.draft as LabelValues | null) ?? null,
-      values: (a.values as LabelValues | null) ?? null,
+      status: a.status as BlindedItem["assignment"]["status"],
+      draft: (asJson(a.draft) as LabelValues | null) ?? null,
+      values: (asJson(a.values) as LabelValues | null) ?? null,
       timeSpentMs: a.timeSpentMs,
       leaseUntil: a.leaseUntil?.toISOString() ?? null,
       draftUpdatedAt: a.draftUpdatedAt?.toISOString() ?? null,
     },
-    campaign: { id: a.campaign.id, name: a.campaign.name, guidelines: a.campaign.guidelines, locked: a.campaign.status === "LOCKED" },
-    schema: parseLabelSchema(a.campaign.labelSchema),
+    campaign: { id: campaign.id, name: campaign.name, guidelines: campaign.guidelines, locked: campaign.status === "LOCKED" },
+    schema: schema.schema,
     case: {
-      userInstruction: t.case.userInstruction,
-      underspecTaskInfo: t.case.underspecTaskInfo,
-      underspecSafety: t.case.underspecSafety,
-      expectedAchievements: t.case.expectedAchievements,
-      potentialRiskyOutcomes: t.case.potentialRiskyOutcomes,
+      userInstruction: content.userInstruction,
+      underspecTaskInfo: content.underspecTaskInfo,
+      underspecSafety: content.underspecSafety,
+      expectedAchievements: content.expectedAchievements,
+      potentialRiskyOutcomes: content.potentialRiskyOutcomes,
     },
-    steps: t.steps.map((s) => ({ index: s.index, thought: s.thought, action: s.action, actionInput: s.actionInputRaw, observation: s.observationRaw })),
-    finalAnswer: t.finalAnswer,
-    finalMessage: t.finalLog,
+    steps: asJson(content.steps).map((s) => ({ index: s.index, thought: s.thought, action: s.action, actionInput: s.actionInput, observation: s.observation })),
+    finalAnswer: content.finalAnswer,
+    finalMessage: content.finalLog,
   };
+}
+
+type Row = ItemContentRow & {
+  id: string;
+  annotatorId: string;
+  status: string;
+  draft: unknown;
+  values: unknown;
+  timeSpentMs: number;
+  leaseUntil: Date | null;
+  draftUpdatedAt: Date | null;
+  campaignId: string;
+  campaignName: string;
+  guidelines: string;
+  campaignStatus: string;
+  schemaVersion: number;
+  labelSchema: unknown;
+};
+
+/** One of the user's assignments (any status), blinded. One statement. */
+export async function loadBlindedItem(db: Db | Prisma.TransactionClient, userId: string, assignmentId: string): Promise<BlindedItem> {
+  const rows = await db.$queryRaw<Row[]>`
+    SELECT a.id, a."annotatorId", a.status::text AS status, a.draft, a.values, a."timeSpentMs", a."leaseUntil", a."draftUpdatedAt",
+           c.id AS "campaignId", c.name AS "campaignName", c.guidelines, c.status::text AS "campaignStatus",
+           c."labelSchemaVersion" AS "schemaVersion", ${schemaColumn()} AS "labelSchema",
+           ${ITEM_CONTENT_COLUMNS}
+    FROM "Assignment" a
+    JOIN "Campaign" c ON c.id = a."campaignId"
+    JOIN "CampaignItem" ci ON ci.id = a."itemId"
+    ${ITEM_CONTENT_JOINS}
+    WHERE a.id = ${assignmentId}`;
+  const r = rows[0];
+  if (!r || r.annotatorId !== userId) throw new AppError("No such item in your queue.", 404);
+  const schema = await campaignSchema(db, r.campaignId, r.schemaVersion, r.labelSchema);
+  return toBlindedItem(r, r, { id: r.campaignId, name: r.campaignName, guidelines: r.guidelines, status: r.campaignStatus }, schema);
 }

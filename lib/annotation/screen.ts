@@ -2,7 +2,7 @@
 // revision of one they already submitted, with their progress. Blinded throughout.
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { claimNext } from "./assignments";
+import { claimNextItem } from "./assignments";
 import { loadBlindedItem, type BlindedItem } from "./blinded";
 import { listMyCampaigns, type MyCampaign } from "./queries";
 
@@ -22,8 +22,8 @@ export async function loadAnnotationScreen(db: Db, userId: string, campaignId: s
     if (item.campaign.id !== campaignId) throw new AppError("No such item in your queue.", 404);
     return { kind: "item", item, progress: before, firstVisit: false };
   }
-  const claim = before.locked ? null : await claimNext(db, campaignId, userId);
-  if (!claim) {
+  const item = before.locked ? null : await claimNextItem(db, campaignId, userId);
+  if (!item) {
     const submitted = await db.assignment.findMany({
       where: { campaignId, annotatorId: userId, status: "SUBMITTED" },
       orderBy: { submittedAt: "desc" },
@@ -31,6 +31,5 @@ export async function loadAnnotationScreen(db: Db, userId: string, campaignId: s
     });
     return { kind: "done", progress: before, submitted: submitted.map((s) => ({ assignmentId: s.id, itemId: s.itemId, submittedAt: s.submittedAt?.toISOString() ?? null })) };
   }
-  const item = await loadBlindedItem(db, userId, claim.assignmentId);
   return { kind: "item", item, progress: await progressOf(), firstVisit: before.submitted === 0 && before.skipped === 0 && !item.assignment.draft };
 }
