@@ -3,8 +3,8 @@ import { ROLE_LABELS, type Role } from "@/lib/auth/permissions";
 import { alert, demoUser, signIn, signInAs, signOut } from "./support/session";
 
 const NAV: Record<Role, string[]> = {
-  ADMIN: ["Toolkits", "Cases", "Trajectories", "Import", "Runs", "Campaigns", "Annotate", "Dashboards", "Admin"],
-  RESEARCHER: ["Toolkits", "Cases", "Trajectories", "Import", "Runs", "Campaigns", "Annotate", "Dashboards"],
+  ADMIN: ["Toolkits", "Cases", "Trajectories", "Import", "Playground", "Runs", "Campaigns", "Annotate", "Dashboards", "Admin"],
+  RESEARCHER: ["Toolkits", "Cases", "Trajectories", "Import", "Playground", "Runs", "Campaigns", "Annotate", "Dashboards"],
   PI: ["Toolkits", "Cases", "Trajectories", "Runs", "Campaigns", "Annotate", "Dashboards"],
   ANNOTATOR: ["Annotate"],
 };

@@ -1,18 +1,18 @@
 import { toResponse } from "@/lib/auth/guard";
+import { withPermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
-import { withAnnotator } from "@/app/api/annotate/_lib/guard";
 import { saveDraft } from "@/lib/annotation/assignments";
 import { saveDraftSchema } from "@/lib/annotation/schemas";
 
 export const dynamic = "force-dynamic";
 
 // Body: { draft, timeSpentMs } → { savedAt }.
-const draft = withAnnotator(saveDraftSchema, async ({ assignmentId, draft, timeSpentMs }, { user, verifyUser }) =>
-  saveDraft(db(), user.id, assignmentId, draft, timeSpentMs, undefined, verifyUser),
+const draft = withPermission("annotation:label", saveDraftSchema, async ({ assignmentId, draft, timeSpentMs }, { user }) =>
+  saveDraft(db(), user.id, assignmentId, draft, timeSpentMs),
 );
 
 export async function POST(req: Request, { params }: { params: Promise<{ assignmentId: string }> }) {
   // The id comes from the path; whatever else the body holds, the schema checks.
   const body = (await req.json().catch(() => null)) as object | null;
-  return toResponse(await draft(req, { ...body, ...(await params) } as Parameters<typeof draft>[1]));
+  return toResponse(await draft({ ...body, ...(await params) } as Parameters<typeof draft>[0]));
 }

@@ -1,16 +1,16 @@
 import { toResponse } from "@/lib/auth/guard";
+import { withPermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
-import { withAnnotator } from "@/app/api/annotate/_lib/guard";
 import { skipItem } from "@/lib/annotation/assignments";
 import { skipItemSchema } from "@/lib/annotation/schemas";
 
 export const dynamic = "force-dynamic";
 
 // Body: { reason } → { skipped: true }.
-const skip = withAnnotator(skipItemSchema, async ({ assignmentId, reason }, { user, verifyUser }) => skipItem(db(), user.id, assignmentId, reason, verifyUser));
+const skip = withPermission("annotation:label", skipItemSchema, async ({ assignmentId, reason }, { user }) => skipItem(db(), user.id, assignmentId, reason));
 
 export async function POST(req: Request, { params }: { params: Promise<{ assignmentId: string }> }) {
   // The id comes from the path; whatever else the body holds, the schema checks.
   const body = (await req.json().catch(() => null)) as object | null;
-  return toResponse(await skip(req, { ...body, ...(await params) } as Parameters<typeof skip>[1]));
+  return toResponse(await skip({ ...body, ...(await params) } as Parameters<typeof skip>[0]));
 }

@@ -1,18 +1,18 @@
 import { toResponse } from "@/lib/auth/guard";
+import { withPermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
-import { withAnnotator } from "@/app/api/annotate/_lib/guard";
 import { submitLabel } from "@/lib/annotation/assignments";
 import { submitLabelSchema } from "@/lib/annotation/schemas";
 
 export const dynamic = "force-dynamic";
 
 // Body: { values, timeSpentMs } → { status: "submitted" | "unchanged" | "revised" }. Idempotent.
-const submit = withAnnotator(submitLabelSchema, async ({ assignmentId, values, timeSpentMs }, { user, verifyUser }) =>
-  submitLabel(db(), user.id, assignmentId, values, timeSpentMs, undefined, verifyUser),
+const submit = withPermission("annotation:label", submitLabelSchema, async ({ assignmentId, values, timeSpentMs }, { user }) =>
+  submitLabel(db(), user.id, assignmentId, values, timeSpentMs),
 );
 
 export async function POST(req: Request, { params }: { params: Promise<{ assignmentId: string }> }) {
   // The id comes from the path; whatever else the body holds, the schema checks.
   const body = (await req.json().catch(() => null)) as object | null;
-  return toResponse(await submit(req, { ...body, ...(await params) } as Parameters<typeof submit>[1]));
+  return toResponse(await submit({ ...body, ...(await params) } as Parameters<typeof submit>[0]));
 }
