@@ -110,7 +110,8 @@ async function main() {
 
 /** `npm run worker` as a child process on the same database (same code path as a separate worker). */
 function startWorker(url: string): ChildProcess {
-  const child = spawn(process.execPath, [path.join("node_modules", "tsx", "dist", "cli.mjs"), "--conditions=react-server", path.join("scripts", "worker.ts")], {
+  // Node with tsx's loader directly (not tsx's CLI, which would sit between us and the worker's signals).
+  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", path.join("scripts", "worker.ts")], {
     stdio: ["ignore", "inherit", "inherit"],
     env: { ...process.env, DATABASE_URL: url, WORKER_DRAIN_SECONDS: process.env.WORKER_DRAIN_SECONDS ?? "5", TOOLEMU_COMMIT: process.env.TOOLEMU_COMMIT ?? gitCommit() },
   });
@@ -190,7 +191,7 @@ async function shutdown(code: number) {
     // Running episodes get WORKER_DRAIN_SECONDS (5 s here) to finish, then go back to the queue.
     worker.kill("SIGTERM");
     await new Promise((r) => {
-      const t = setTimeout(r, 15_000);
+      const t = setTimeout(r, 20_000);
       worker!.once("exit", () => (clearTimeout(t), r(null)));
     });
   }
