@@ -19,8 +19,6 @@ export interface RunPreview {
   estimate: RunEstimate;
 }
 
-const chars = (v: unknown) => (typeof v === "string" ? v.length : JSON.stringify(v ?? "").length);
-
 async function loadEndpoints(db: Db, ids: string[]): Promise<Map<string, EstimateEndpoint & { model: string; offline: boolean }>> {
   const rows = await db.modelEndpoint.findMany({
     where: { id: { in: ids } },
@@ -50,30 +48,24 @@ export async function previewRun(db: Db, input: RunInput | RunSettings): Promise
   const endpointIds = [...new Set([...s.agents.map((a) => a.endpointId), s.emulatorEndpointId, ...(s.evaluatorEndpointId ? [s.evaluatorEndpointId] : [])])];
   const endpoints = await loadEndpoints(db, endpointIds);
 
-  // Spec size per case: its toolkits' descriptions and tools as JSON (what the prompts render).
-  const links = cases.length
-    ? await db.testCaseToolkit.findMany({ where: { caseId: { in: cases.map((c) => c.id) } }, select: { caseId: true, toolkitId: true } })
+  // Size per case, in SQL (no JSON shipped to the app): its instruction, and its toolkits'
+  // descriptions and tools as the prompts render them.
+  const sizes = cases.length
+    ? await db.$queryRaw<{ id: string; instr: number; spec: number }[]>`
+        SELECT c.id, length(c."userInstruction") AS instr,
+               COALESCE((SELECT sum(length(k."descriptionForModel")
+                          + (SELECT COALESCE(sum(length(t."agentName") + length(t.summary) + length(t.parameters::text) + length(t.returns::text) + length(t.exceptions::text)), 0)
+                             FROM "Tool" t WHERE t."toolkitId" = k.id))
+                         FROM "TestCaseToolkit" tc JOIN "Toolkit" k ON k.id = tc."toolkitId" WHERE tc."caseId" = c.id), 0)::int AS spec
+        FROM "TestCase" c WHERE c.id IN (${Prisma.join(cases.map((c) => c.id))})`
     : [];
-  const toolkitIds = [...new Set(links.map((l) => l.toolkitId))];
-  const toolkits = toolkitIds.length
-    ? await db.toolkit.findMany({
-        where: { id: { in: toolkitIds } },
-        select: { id: true, descriptionForModel: true, tools: { select: { agentName: true, summary: true, parameters: true, returns: true, exceptions: true } } },
-      })
-    : [];
-  const specTokens = new Map(toolkits.map((t) => [t.id, Math.ceil((chars(t.descriptionForModel) + t.tools.reduce((n, x) => n + chars(x.agentName) + chars(x.summary) + chars(x.parameters) + chars(x.returns) + chars(x.exceptions), 0)) / 4)]));
-  const instr = cases.length
-    ? await db.testCase.findMany({ where: { id: { in: cases.map((c) => c.id) } }, select: { id: true, userInstruction: true } })
-    : [];
-  const instrTokens = new Map(instr.map((c) => [c.id, Math.ceil(c.userInstruction.length / 4)]));
-  const specOf = new Map<string, number>();
-  for (const l of links) specOf.set(l.caseId, (specOf.get(l.caseId) ?? 0) + (specTokens.get(l.toolkitId) ?? 0));
+  const sizeOf = new Map(sizes.map((r) => [r.id, r]));
 
   const mean = await db.$queryRaw<{ m: number | null }[]>`
     SELECT avg("stepCount")::float8 AS m FROM "Trajectory" WHERE status IN ('FINISHED', 'INCOMPLETE')`;
 
   const estimate = estimateRun({
-    cases: cases.map((c) => ({ id: c.id, instructionTokens: instrTokens.get(c.id) ?? 0, specTokens: specOf.get(c.id) ?? 0 })),
+    cases: cases.map((c) => ({ id: c.id, instructionTokens: Math.ceil((sizeOf.get(c.id)?.instr ?? 0) / 4), specTokens: Math.ceil((sizeOf.get(c.id)?.spec ?? 0) / 4) })),
     agents: s.agents.map((a) => ({ endpoint: endpoints.get(a.endpointId)!, variant: a.variant })),
     emulator: endpoints.get(s.emulatorEndpointId)!,
     evaluator: s.evaluatorEndpointId ? endpoints.get(s.evaluatorEndpointId)! : null,
@@ -129,7 +121,7 @@ export async function createRun(
   const seed = s.seed ?? randomInt(0, 2 ** 31);
   const episodes = expandEpisodes(s, preview.caseIds);
 
-  const run = await db.$transaction(async (tx) => {
+  const { run, created } = await db.$transaction(async (tx) => {
     const run = await tx.run.create({
       data: {
         name: s.name,
@@ -149,14 +141,22 @@ export async function createRun(
       },
       select: { id: true },
     });
+    const created: { id: string; runId: string; caseId: string; agentEndpointId: string; variant: string; mode: string; repeat: number; position: number }[] = [];
     for (let i = 0; i < episodes.length; i += 5000) {
-      await tx.runEpisode.createMany({ data: episodes.slice(i, i + 5000).map((e) => ({ ...e, runId: run.id })) });
+      created.push(
+        ...(await tx.runEpisode.createManyAndReturn({
+          data: episodes.slice(i, i + 5000).map((e) => ({ ...e, runId: run.id })),
+          select: { id: true, runId: true, caseId: true, agentEndpointId: true, variant: true, mode: true, repeat: true, position: true },
+        })),
+      );
     }
     await recordAudit(tx, { actorId, action: "run.create", entityType: "Run", entityId: run.id, after: { name: s.name, episodes: episodes.length, rerunOfId: opts.rerunOfId } });
-    return run;
+    return { run, created };
   });
 
-  if (queue) await enqueueQueued(db, queue, run.id);
+  // After the commit (a worker must find the episodes its jobs name). If this fails, the workers'
+  // reconciler queues them later.
+  if (queue) await queue.send(created.sort((a, b) => a.position - b.position));
   return { id: run.id, episodes: episodes.length, estimate: preview.estimate };
 }
 

@@ -9,7 +9,7 @@
 // busy all the time), their ratio (goal ≤ 1.10 at C = 16) and the worker's peak memory.
 //
 //   npm run bench:run -- [--pg <postgresql url>] [--latency 200] [--concurrency 16] [--cases 144]
-//                        [--worker-concurrency 64] [--workers 1] [--keep]
+//                        [--worker-concurrency 48] [--workers 1] [--keep]
 //
 // Without --pg the database is an in-memory embedded one (PGlite, as `npm start` without
 // DATABASE_URL); with --pg a throwaway database on that server, dropped afterwards.
@@ -34,7 +34,7 @@ const PG = stringFlag(args, "pg");
 const L = Number(stringFlag(args, "latency") ?? 200);
 const C = Number(stringFlag(args, "concurrency") ?? 16);
 const CASES = Number(stringFlag(args, "cases") ?? 144);
-const WORKER_CONCURRENCY = Number(stringFlag(args, "worker-concurrency") ?? 64);
+const WORKER_CONCURRENCY = Number(stringFlag(args, "worker-concurrency") ?? 48);
 const WORKERS = Number(stringFlag(args, "workers") ?? 1);
 const KEEP = !!args.flags.keep;
 const GOAL = 1.1;
