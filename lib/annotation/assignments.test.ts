@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
 import { hashPassword } from "@/lib/auth/password";
 import { runImport } from "@/lib/toolemu/import";
 import { createCampaign, setCampaignLocked } from "./campaigns";
-import { claimNext, claimNextItem, LEASE_MS, saveDraft, skipItem, submitLabel } from "./assignments";
+import { claimNext, claimNextItem, LEASE_MS, saveDraft, skipItem, submitLabel, UserNotVerified } from "./assignments";
 import { loadBlindedItem } from "./blinded";
 import { listMyCampaigns } from "./queries";
 
@@ -145,7 +145,7 @@ describe("assignment under concurrency", () => {
   });
 });
 
-describe("claim with the item in one transaction", () => {
+describe("claim with the item, and callers that leave the user check to the statement", () => {
   it("claimNextItem hands out what claimNext + loadBlindedItem give, resumes it, and keeps drafts", async () => {
     const [u1, u2] = [users[8]!, users[9]!];
     const ids = (await t.prisma.trajectory.findMany({ where: { steps: { some: {} } }, select: { id: true }, orderBy: { id: "asc" }, take: 3, skip: 30 })).map((x) => x.id);
@@ -169,6 +169,33 @@ describe("claim with the item in one transaction", () => {
     expect(await claimNextItem(t.prisma, campaignId, u2, now)).not.toBeNull();
   });
 
+  it("with verifyUser, a disabled user is refused in the first statement and nothing changes", async () => {
+    const u = users[10]!;
+    const trajectory = await t.prisma.trajectory.findFirstOrThrow({ select: { id: true }, skip: 40 });
+    const { id: campaignId } = await createCampaign(t.prisma, null, { name: "verify", k: 1, seed: 12, annotatorIds: [u, users[11]!], selection: { kind: "ids", trajectoryIds: [trajectory.id] } });
+    const roles = ["ANNOTATOR"];
+    const item = await claimNextItem(t.prisma, campaignId, u, new Date(), roles);
+    expect(item).not.toBeNull();
+    await t.prisma.user.update({ where: { id: u }, data: { disabled: true } });
+    try {
+      await expect(claimNextItem(t.prisma, campaignId, u, new Date(), roles)).rejects.toBeInstanceOf(UserNotVerified);
+      await expect(submitLabel(t.prisma, u, item!.assignment.id, VALID, 1, new Date(), roles)).rejects.toBeInstanceOf(UserNotVerified);
+      await expect(saveDraft(t.prisma, u, item!.assignment.id, {}, 1, new Date(), roles)).rejects.toBeInstanceOf(UserNotVerified);
+      await expect(skipItem(t.prisma, u, item!.assignment.id, "no", roles)).rejects.toBeInstanceOf(UserNotVerified);
+      // A role outside the list is refused too, even for someone else's assignment or an unknown one.
+      await expect(submitLabel(t.prisma, users[11]!, item!.assignment.id, VALID, 1, new Date(), ["ADMIN"])).rejects.toBeInstanceOf(UserNotVerified);
+      await expect(submitLabel(t.prisma, users[11]!, "no-such-assignment", VALID, 1, new Date(), ["ADMIN"])).rejects.toBeInstanceOf(UserNotVerified);
+      const row = await t.prisma.assignment.findUniqueOrThrow({ where: { id: item!.assignment.id } });
+      expect(row.status).toBe("CLAIMED");
+      expect(row.values).toBeNull();
+    } finally {
+      await t.prisma.user.update({ where: { id: u }, data: { disabled: false } });
+    }
+    // Enabled again: the ordinary answers (404 for an unknown assignment, 403 when not invited).
+    expect((await submitLabel(t.prisma, u, "no-such-assignment", VALID, 1, new Date(), roles).catch((e) => e)).status).toBe(404);
+    expect((await claimNextItem(t.prisma, campaignId, users[12]!, new Date(), roles).catch((e) => e)).status).toBe(403);
+    expect((await submitLabel(t.prisma, u, item!.assignment.id, VALID, 1, new Date(), roles)).status).toBe("submitted");
+  });
 });
 
 describe("blinding", () => {

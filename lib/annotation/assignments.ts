@@ -23,6 +23,23 @@ const LATE_REASON = "lease expired; the item was completed by others";
 
 type Tx = Prisma.TransactionClient;
 
+/**
+ * Thrown (rolling the transaction back) when the caller asked the first statement to check the
+ * user row — it exists, is enabled, has one of the given roles — and it does not: the caller then
+ * answers the ordinary way (see app/api/annotate/_lib/guard.ts). Saves a statement per request.
+ */
+export class UserNotVerified extends Error {
+  constructor() {
+    super("The user could not be verified.");
+  }
+}
+
+/** SQL: whether the user may go on (true when the caller checked the user already). */
+const callerOkSql = (userId: string, roles?: readonly string[]) =>
+  roles
+    ? Prisma.sql`coalesce((SELECT NOT u.disabled AND u.role::text = ANY(${[...roles]}::text[]) FROM "User" u WHERE u.id = ${userId}), false)`
+    : Prisma.sql`true`;
+
 /** Ids like Prisma's cuid() default (the column has no database default): 'c' + time + randomness. */
 function newAssignmentId(): string {
   const rand = BigInt(`0x${randomBytes(10).toString("hex")}`).toString(36).padStart(16, "0").slice(-16);
@@ -42,6 +59,7 @@ const liveCountSql = (itemExpr: Prisma.Sql, now: Date) => Prisma.sql`
       AND (a.status = 'SUBMITTED' OR (a.status = 'CLAIMED' AND a."leaseUntil" > ${ts(now)})))`;
 
 interface CampaignRow {
+  callerOk: boolean;
   id: string;
   name: string;
   guidelines: string;
@@ -67,14 +85,16 @@ type Claimed = { assignmentId: string; itemId: string };
  * second tab resumes it), otherwise a newly claimed item, or null when nothing is left for them.
  * With `load`, the blinded item comes back too, read in the same statement as the claim.
  */
-async function claimIn(tx: Tx, campaignId: string, userId: string, now: Date, load: boolean): Promise<(Claimed & { item?: BlindedItem }) | null> {
+async function claimIn(tx: Tx, campaignId: string, userId: string, now: Date, load: boolean, verifyUser?: readonly string[]): Promise<(Claimed & { item?: BlindedItem }) | null> {
   const lease = new Date(now.getTime() + LEASE_MS);
   const [c] = await tx.$queryRaw<CampaignRow[]>`
-    WITH c AS (
+    WITH caller AS (SELECT ${callerOkSql(userId, verifyUser)} AS ok),
+    c AS (
       SELECT c.id, c.name, c.guidelines, c.k, c.seed, c.status::text AS status,
              c."labelSchemaVersion" AS "schemaVersion", ${schemaColumn(campaignId)} AS "labelSchema"
       FROM "Campaign" c
       WHERE c.id = ${campaignId}
+        AND (SELECT ok FROM caller)
         AND EXISTS (SELECT 1 FROM "CampaignMember" m WHERE m."campaignId" = c.id AND m."userId" = ${userId})
     ),
     mine AS (
@@ -97,14 +117,15 @@ async function claimIn(tx: Tx, campaignId: string, userId: string, now: Date, lo
       LIMIT 1
       FOR UPDATE OF ci SKIP LOCKED
     )
-    SELECT c.*,
+    SELECT caller.ok AS "callerOk", c.*,
            (SELECT count(*) FROM mine) AS mine,
            (SELECT id FROM first_mine) AS "mineId",
            (SELECT "itemId" FROM first_mine) AS "mineItemId",
            (SELECT live FROM first_mine) AS "mineLive",
            (SELECT id FROM cand) AS candidate
-    FROM (SELECT 1) one LEFT JOIN c ON true`;
-  if (!c?.id) throw new AppError("You are not invited to this campaign.", 403);
+    FROM caller LEFT JOIN c ON true`;
+  if (!c?.callerOk) throw new UserNotVerified();
+  if (!c.id) throw new AppError("You are not invited to this campaign.", 403);
   if (c.status === "LOCKED") throw new AppError("This campaign is locked; labels can no longer be added.", 409);
   const schema = await campaignSchema(tx, c.id, c.schemaVersion, c.labelSchema);
 
@@ -193,8 +214,8 @@ export async function claimNext(db: Db, campaignId: string, userId: string, now 
 }
 
 /** claimNext, with the claimed item blinded as the annotation screen shows it (one transaction). */
-export async function claimNextItem(db: Db, campaignId: string, userId: string, now = new Date()): Promise<BlindedItem | null> {
-  return db.$transaction(async (tx) => (await claimIn(tx, campaignId, userId, now, true))?.item ?? null);
+export async function claimNextItem(db: Db, campaignId: string, userId: string, now = new Date(), verifyUser?: readonly string[]): Promise<BlindedItem | null> {
+  return db.$transaction(async (tx) => (await claimIn(tx, campaignId, userId, now, true, verifyUser))?.item ?? null);
 }
 
 /** Submitted labels plus live claims on an item, leaving one assignment out. */
@@ -227,28 +248,30 @@ interface Own {
  * not beside it. With `lockItem` the item's row is locked too (submissions re-check the number
  * of labels under it, so two submissions can never both be the k-th).
  */
-async function ownAssignment(tx: Tx, assignmentId: string, userId: string, opts: { lockItem?: boolean } = {}): Promise<Own & { schema: CompiledSchema }> {
-  const [a] = await tx.$queryRaw<Own[]>`
-    SELECT x.* FROM (SELECT 1) one LEFT JOIN (
+async function ownAssignment(tx: Tx, assignmentId: string, userId: string, opts: { lockItem?: boolean; verifyUser?: readonly string[] } = {}): Promise<Own & { schema: CompiledSchema }> {
+  const [a] = await tx.$queryRaw<(Own & { callerOk: boolean })[]>`
+    WITH caller AS (SELECT ${callerOkSql(userId, opts.verifyUser)} AS ok)
+    SELECT caller.ok AS "callerOk", x.* FROM caller LEFT JOIN (
       SELECT a.id, a."annotatorId", a."itemId", a.status::text AS status, a.values, a."timeSpentMs",
              c.k, c.id AS "campaignId", c.status::text AS "campaignStatus",
              c."labelSchemaVersion" AS "schemaVersion", ${schemaColumn()} AS "labelSchema"
       FROM "Assignment" a
       JOIN "Campaign" c ON c.id = a."campaignId"
       JOIN "CampaignItem" ci ON ci.id = a."itemId"
-      WHERE a.id = ${assignmentId}
+      WHERE a.id = ${assignmentId} AND (SELECT ok FROM caller)
       ${opts.lockItem ? Prisma.sql`FOR UPDATE OF a, ci` : Prisma.sql`FOR UPDATE OF a`}
     ) x ON true`;
-  if (!a?.id || a.annotatorId !== userId) throw new AppError("No such item in your queue.", 404);
+  if (!a?.callerOk) throw new UserNotVerified();
+  if (!a.id || a.annotatorId !== userId) throw new AppError("No such item in your queue.", 404);
   if (a.campaignStatus === "LOCKED") throw new AppError("This campaign is locked; labels can no longer be changed.", 409);
   return { ...a, schema: await campaignSchema(tx, a.campaignId, a.schemaVersion, a.labelSchema) };
 }
 
 const json = (v: unknown) => Prisma.sql`${JSON.stringify(v)}::jsonb`;
 
-export async function saveDraft(db: Db, userId: string, assignmentId: string, draft: LabelValues, timeSpentMs: number, now = new Date()) {
+export async function saveDraft(db: Db, userId: string, assignmentId: string, draft: LabelValues, timeSpentMs: number, now = new Date(), verifyUser?: readonly string[]) {
   return db.$transaction(async (tx) => {
-    const a = await ownAssignment(tx, assignmentId, userId);
+    const a = await ownAssignment(tx, assignmentId, userId, { verifyUser });
     const parsed = a.schema.partial.safeParse(draft);
     if (!parsed.success) throw new AppError(parsed.error.issues[0]?.message ?? "Invalid draft.", 400);
     // Working on it keeps the place.
@@ -266,18 +289,18 @@ export async function saveDraft(db: Db, userId: string, assignmentId: string, dr
  * Stores the label. Idempotent: submitting the same values again changes nothing. Submitting
  * other values for an already submitted item is a revision, written to the audit log.
  */
-export async function submitLabel(db: Db, userId: string, assignmentId: string, values: LabelValues, timeSpentMs: number, now = new Date()) {
-  const result = await submitInTransaction(db, userId, assignmentId, values, timeSpentMs, now);
+export async function submitLabel(db: Db, userId: string, assignmentId: string, values: LabelValues, timeSpentMs: number, now = new Date(), verifyUser?: readonly string[]) {
+  const result = await submitInTransaction(db, userId, assignmentId, values, timeSpentMs, now, verifyUser);
   if (result.status === "completed_by_others") {
     throw new AppError("Your claim on this item expired and others completed it meanwhile; your answers are kept as a draft. Go on with the next item.", 409);
   }
   return result as { status: "submitted" | "unchanged" | "revised" };
 }
 
-function submitInTransaction(db: Db, userId: string, assignmentId: string, values: LabelValues, timeSpentMs: number, now: Date) {
+function submitInTransaction(db: Db, userId: string, assignmentId: string, values: LabelValues, timeSpentMs: number, now: Date, verifyUser?: readonly string[]) {
   return db.$transaction(async (tx) => {
     // The item's lock too: under it, two submissions can never both be the k-th.
-    const a = await ownAssignment(tx, assignmentId, userId, { lockItem: true });
+    const a = await ownAssignment(tx, assignmentId, userId, { lockItem: true, verifyUser });
     const parsed = a.schema.full.safeParse(values);
     if (!parsed.success) throw new AppError(parsed.error.issues.map((i) => i.message).join(" "), 400);
     const clean = parsed.data;
@@ -323,9 +346,9 @@ function submitInTransaction(db: Db, userId: string, assignmentId: string, value
   });
 }
 
-export async function skipItem(db: Db, userId: string, assignmentId: string, reason: string) {
+export async function skipItem(db: Db, userId: string, assignmentId: string, reason: string, verifyUser?: readonly string[]) {
   return db.$transaction(async (tx) => {
-    const a = await ownAssignment(tx, assignmentId, userId);
+    const a = await ownAssignment(tx, assignmentId, userId, { verifyUser });
     if (a.status !== "CLAIMED") throw new AppError("Only an item you are working on can be skipped.", 409);
     await tx.assignment.update({ where: { id: a.id }, data: { status: "SKIPPED", skipReason: reason, leaseUntil: null } });
     await recordAudit(tx, { actorId: userId, action: "label.skip", entityType: "Assignment", entityId: a.id, after: { reason } });

@@ -59,6 +59,11 @@ async function sessionClaims(): Promise<Claims | null> {
   return claims;
 }
 
+/** The signed-in user's id as the session token states it (no database read), or null. */
+export async function sessionUserId(): Promise<string | null> {
+  return (await sessionClaims())?.sub ?? null;
+}
+
 async function viaNextAuth(): Promise<Claims | null> {
   const session = await getServerSession(authOptions);
   const u = session?.user as { id?: string; email?: string; name?: string; role?: unknown } | undefined;

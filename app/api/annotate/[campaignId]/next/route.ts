@@ -1,6 +1,6 @@
 import { toResponse } from "@/lib/auth/guard";
-import { withPermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
+import { withAnnotator } from "@/app/api/annotate/_lib/guard";
 import { claimNextItem } from "@/lib/annotation/assignments";
 import type { BlindedItem } from "@/lib/annotation/blinded";
 import { campaignIdSchema } from "@/lib/annotation/schemas";
@@ -10,8 +10,8 @@ export const dynamic = "force-dynamic";
 // The JSON twin of opening /annotate/<campaignId>: claims the next item (or resumes the live
 // claim) and returns it blinded, exactly as the annotation screen gets it.
 // One transaction: the claim and the read of the item it hands out.
-const next = withPermission("annotation:label", campaignIdSchema, async ({ campaignId }, { user }): Promise<{ item: BlindedItem | null }> => ({
-  item: await claimNextItem(db(), campaignId, user.id),
+const next = withAnnotator(campaignIdSchema, async ({ campaignId }, { user, verifyUser }): Promise<{ item: BlindedItem | null }> => ({
+  item: await claimNextItem(db(), campaignId, user.id, undefined, verifyUser),
 }));
 
 export async function POST(req: Request, { params }: { params: Promise<{ campaignId: string }> }) {

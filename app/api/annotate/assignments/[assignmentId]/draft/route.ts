@@ -1,14 +1,14 @@
 import { toResponse } from "@/lib/auth/guard";
-import { withPermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
+import { withAnnotator } from "@/app/api/annotate/_lib/guard";
 import { saveDraft } from "@/lib/annotation/assignments";
 import { saveDraftSchema } from "@/lib/annotation/schemas";
 
 export const dynamic = "force-dynamic";
 
 // Body: { draft, timeSpentMs } → { savedAt }.
-const draft = withPermission("annotation:label", saveDraftSchema, async ({ assignmentId, draft, timeSpentMs }, { user }) =>
-  saveDraft(db(), user.id, assignmentId, draft, timeSpentMs),
+const draft = withAnnotator(saveDraftSchema, async ({ assignmentId, draft, timeSpentMs }, { user, verifyUser }) =>
+  saveDraft(db(), user.id, assignmentId, draft, timeSpentMs, undefined, verifyUser),
 );
 
 export async function POST(req: Request, { params }: { params: Promise<{ assignmentId: string }> }) {
