@@ -4,6 +4,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { createDbLimiter, type DbLimiter } from "@/lib/jobs/endpoint-limiter";
 import { createModelClient } from "@/lib/llm/client";
 import { getEndpointSettings } from "@/lib/llm/endpoints";
 import { startEpisode } from "./episode";
@@ -11,12 +12,16 @@ import type { StartEpisodeInput } from "./schemas";
 
 /** Episodes this process is playing; a restart interrupts them (see interruptOrphanEpisodes). */
 const playing = new Set<string>();
+/** Endpoint slots shared with the run workers, so playground calls count against maxConcurrency too. */
+let limiter: DbLimiter | null = null;
 
 export async function startEpisodeInBackground(db: Db, input: StartEpisodeInput): Promise<string> {
   const exists = await db.testCase.findUnique({ where: { id: input.caseId }, select: { id: true } });
   if (!exists) throw new AppError("This test case no longer exists.", 404);
   // getEndpointSettings says clearly when an endpoint was deleted meanwhile.
-  const client = async (id: string) => createModelClient(await getEndpointSettings(db, id), { db });
+  limiter ??= createDbLimiter(db);
+  const shared = limiter;
+  const client = async (id: string) => createModelClient(await getEndpointSettings(db, id), { db, limiter: shared });
   const agent = await client(input.agentEndpointId);
   const emulator = await client(input.emulatorEndpointId);
   const evaluator = input.evaluatorEndpointId ? await client(input.evaluatorEndpointId) : null;

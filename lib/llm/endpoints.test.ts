@@ -110,6 +110,11 @@ describe("endpoints in the database", () => {
     const call = await t.prisma.llmCall.findFirstOrThrow({ where: { trajectoryId: traj.id } });
     expect(call).toMatchObject({ endpointId: null, stepIndex: 0, role: "agent" });
     await expect(deleteEndpoint(t.prisma, null, free.id!)).rejects.toMatchObject({ status: 404 });
+
+    // An endpoint only a run refers to (as its emulator) is refused too, with a 409, not a foreign-key error.
+    const runOnly = await createEndpoint(t.prisma, null, createEndpointSchema.parse({ ...form, name: "run-only", apiKeyEnv: "" }));
+    await t.prisma.run.create({ data: { name: "r", caseSelection: {}, caseIds: [c.id], agents: [], emulatorEndpointId: runOnly.id!, modes: ["STANDARD"], seed: 1, promptVersions: [] } });
+    await expect(deleteEndpoint(t.prisma, null, runOnly.id!)).rejects.toMatchObject({ status: 409, message: expect.stringContaining("used by 1 run") });
   });
 
   it("ensureOfflineEndpoint creates the offline model's row once and follows its URL, keeping admin edits", async () => {

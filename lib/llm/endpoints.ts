@@ -157,7 +157,7 @@ export async function setEndpointCache(db: Db, actorId: string | null, id: strin
 }
 
 /**
- * Deletes an endpoint no trajectory refers to. Its LlmCall rows stay (endpoint set to null), so
+ * Deletes an endpoint no trajectory or run refers to. Its LlmCall rows stay (endpoint set to null), so
  * the cost history survives.
  */
 export async function deleteEndpoint(db: Db, actorId: string | null, id: string): Promise<void> {
@@ -167,6 +167,11 @@ export async function deleteEndpoint(db: Db, actorId: string | null, id: string)
     const used = row._count.agentTrajectories + row._count.emulatorTrajectories + row._count.evaluatorTrajectories;
     if (used > 0) {
       throw new AppError(`"${row.name}" is used by ${used} trajector${used === 1 ? "y" : "ies"}, so it cannot be deleted; edit it instead.`, 409);
+    }
+    // Runs keep their endpoints (re-run as new, retries): refuse rather than hit their foreign keys.
+    const runs = await tx.run.count({ where: { OR: [{ emulatorEndpointId: id }, { evaluatorEndpointId: id }, { episodes: { some: { agentEndpointId: id } } }] } });
+    if (runs > 0) {
+      throw new AppError(`"${row.name}" is used by ${runs} run${runs === 1 ? "" : "s"}, so it cannot be deleted; edit it instead.`, 409);
     }
     await tx.modelEndpoint.delete({ where: { id } });
     await recordAudit(tx, { actorId, action: "endpoint.delete", entityType: "ModelEndpoint", entityId: id, before: auditFields(row) });
