@@ -3,29 +3,11 @@
 import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import type { ActionResult } from "@/lib/auth/guard";
-import type { PingResult } from "@/lib/llm/endpoints";
+import type { EndpointView, PingResult } from "@/lib/llm/endpoints";
 import { EndpointForm, type EndpointFormInput, type EndpointFormValues } from "./endpoint-form";
 
-export interface EndpointRow {
-  id: string;
-  name: string;
-  baseUrl: string;
-  model: string;
-  apiKeyEnv: string | null;
-  apiKeySet: boolean | null;
-  temperature: number;
-  maxTokens: number;
-  timeoutMs: number;
-  maxConcurrency: number;
-  priceInputPer1k: number;
-  priceOutputPer1k: number;
-  cacheEnabled: boolean;
-  offline: boolean;
-  badge: string | null;
-  trajectories: number;
-  calls: number;
-  updatedAt: string;
-}
+/** An endpoint as the page hands it to the browser (dates as ISO strings). */
+export type EndpointRow = Omit<EndpointView, "updatedAt"> & { updatedAt: string };
 
 type Saved = ActionResult<{ id: string; name: string }>;
 
