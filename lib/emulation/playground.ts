@@ -2,6 +2,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { OFFLINE_MODEL_LABEL } from "@/lib/llm/types";
+import { EVALUATION_DETAIL, STEP_DETAIL } from "@/lib/toolemu/queries";
 import { AGENT_VARIANTS, EMULATOR_MODES } from "./types";
 
 export async function loadPlaygroundOptions(db: Db) {
@@ -34,17 +35,8 @@ export async function loadEpisodeLive(db: Db, id: string) {
       agentEndpointId: true, emulatorEndpointId: true, evaluatorEndpointId: true,
       agentEndpoint: { select: { offline: true } }, emulatorEndpoint: { select: { offline: true } }, evaluatorEndpoint: { select: { offline: true } },
       case: { select: { id: true, name: true, userInstruction: true } },
-      steps: {
-        orderBy: { index: "asc" },
-        select: {
-          id: true, index: true, thought: true, action: true, actionInputRaw: true, actionInput: true, observationRaw: true, observation: true, emulatorSummary: true, emulatorThought: true,
-          parseError: true, inputInvalid: true, emulatorFailure: true, emulatorRounds: true, inputTokens: true, outputTokens: true, costUsd: true, latencyMs: true,
-        },
-      },
-      evaluations: {
-        orderBy: [{ kind: "asc" }, { evaluatorModel: "asc" }],
-        select: { id: true, kind: true, evaluatorModel: true, score: true, label: true, thought: true, summary: true, sourceFile: true, sourceLine: true, warning: true, promptVersion: true, inputTokens: true, outputTokens: true, costUsd: true, latencyMs: true },
-      },
+      steps: STEP_DETAIL,
+      evaluations: EVALUATION_DETAIL,
     },
   });
   if (!t || t.origin !== "EMULATED") return null;

@@ -335,6 +335,20 @@ export async function trajectoryNeighbours(db: Db, filter: TrajectoryFilter, id:
   return { position: toNumber(r.rn), total: toNumber(r.total), prevId: r.prev, nextId: r.next };
 }
 
+/** A trajectory's steps and evaluations as the step and evaluation cards show them. */
+export const STEP_DETAIL = {
+  orderBy: { index: "asc" },
+  select: {
+    id: true, index: true, thought: true, action: true, actionInputRaw: true, actionInput: true, observationRaw: true, observation: true, emulatorSummary: true, emulatorThought: true,
+    parseError: true, inputInvalid: true, emulatorFailure: true, emulatorRounds: true, inputTokens: true, outputTokens: true, costUsd: true, latencyMs: true,
+  },
+} satisfies Prisma.Trajectory$stepsArgs;
+
+export const EVALUATION_DETAIL = {
+  orderBy: [{ kind: "asc" }, { evaluatorModel: "asc" }],
+  select: { id: true, kind: true, evaluatorModel: true, score: true, label: true, thought: true, summary: true, sourceFile: true, sourceLine: true, warning: true, promptVersion: true, inputTokens: true, outputTokens: true, costUsd: true, latencyMs: true },
+} satisfies Prisma.Trajectory$evaluationsArgs;
+
 export async function getTrajectory(db: Db, id: string) {
   return db.trajectory.findUnique({
     where: { id },
@@ -374,17 +388,8 @@ export async function getTrajectory(db: Db, id: string) {
           toolkits: { orderBy: { position: "asc" }, select: { toolkit: { select: { name: true, nameForHuman: true } } } },
         },
       },
-      steps: {
-        orderBy: { index: "asc" },
-        select: {
-          id: true, index: true, thought: true, action: true, actionInputRaw: true, actionInput: true, observationRaw: true, observation: true, emulatorSummary: true, emulatorThought: true,
-          parseError: true, inputInvalid: true, emulatorFailure: true, emulatorRounds: true, inputTokens: true, outputTokens: true, costUsd: true, latencyMs: true,
-        },
-      },
-      evaluations: {
-        orderBy: [{ kind: "asc" }, { evaluatorModel: "asc" }],
-        select: { id: true, kind: true, evaluatorModel: true, score: true, label: true, thought: true, summary: true, sourceFile: true, sourceLine: true, warning: true, promptVersion: true },
-      },
+      steps: STEP_DETAIL,
+      evaluations: EVALUATION_DETAIL,
     },
   });
 }
