@@ -3,6 +3,7 @@
 // The "new run" form. The number of episodes and the estimate (LLM calls, tokens, cost) follow
 // every change (debounced server preview); "Create run" asks for a second, explicit confirmation
 // that repeats those figures before anything is queued.
+import { OFFLINE_MODEL_LABEL } from "@/lib/offline-label";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import type { ActionResult } from "@/lib/auth/guard";
@@ -226,7 +227,7 @@ export function NewRunForm({ options, defaultSeed, createRun, previewRun }: Prop
                 <div className="min-w-48 flex-1">
                   <label htmlFor={`${uid}-ae${i}`} className="sr-only">Agent endpoint {i + 1}</label>
                   <select id={`${uid}-ae${i}`} value={a.endpointId} onChange={(e) => wrap(setAgents)(agents.map((x, j) => (j === i ? { ...x, endpointId: e.target.value } : x)))} className={input}>
-                    {options.endpoints.map((e) => <option key={e.id} value={e.id}>{e.name}{e.offline ? " — offline heuristic (not an LLM)" : ` — ${e.model}`}</option>)}
+                    {options.endpoints.map((e) => <option key={e.id} value={e.id}>{e.name}{e.offline ? ` — ${OFFLINE_MODEL_LABEL}` : ` — ${e.model}`}</option>)}
                   </select>
                 </div>
                 <div className="w-52">

@@ -82,5 +82,4 @@ export interface ModelClient {
   chat(request: ChatRequest): Promise<ChatResult>;
 }
 
-/** What the UI shows beside anything the offline model produced. */
-export const OFFLINE_MODEL_LABEL = "offline-heuristic (not an LLM)";
+export { OFFLINE_MODEL_LABEL } from "@/lib/offline-label";

@@ -4,7 +4,7 @@
 import type { ToolSpec } from "@/lib/emulation/types";
 
 /** The label every text the offline model writes carries. */
-export const HEURISTIC = "offline-heuristic (not an LLM)";
+export { OFFLINE_MODEL_LABEL as HEURISTIC } from "@/lib/offline-label";
 
 /** A 32-bit unsigned hash of the parts (FNV-1a over UTF-16 code units, then a final mix). */
 export function hash32(...parts: (string | number)[]): number {
