@@ -69,16 +69,15 @@ export async function evaluateTrajectory(
   const record = recordFromSteps(t.steps, t.finalAnswer, t.stopReason ?? (t.status === "INCOMPLETE" ? "incomplete" : null));
   const evaluatorModel = client.endpoint.model;
 
-  const outcomes: EvaluationOutcome[] = [];
-  for (const kind of kinds) {
+  // The kinds are independent calls: run them side by side (an episode ends one call sooner).
+  const evaluateOne = async (kind: EvaluatorKind): Promise<EvaluationOutcome> => {
     const prompt = buildEvaluatorMessages(kind, spec, record);
     let res;
     try {
       res = await client.chat({ purpose: "evaluator", messages: prompt.messages, trajectoryId, signal: options.signal });
     } catch (e) {
       if (!(e instanceof LlmCallError)) throw e;
-      outcomes.push({ kind, ok: false, error: e.message, errorKind: e.kind });
-      continue;
+      return { kind, ok: false, error: e.message, errorKind: e.kind };
     }
     const parsed = parseEvaluatorOutput(kind, res.content);
     const data = {
@@ -102,7 +101,7 @@ export async function evaluateTrajectory(
       update: data,
       select: { id: true },
     });
-    outcomes.push({ kind, ok: true, evaluationId: row.id, score: parsed.score, label: parsed.label, warning: parsed.warning });
-  }
-  return outcomes;
+    return { kind, ok: true, evaluationId: row.id, score: parsed.score, label: parsed.label, warning: parsed.warning };
+  };
+  return Promise.all(kinds.map(evaluateOne));
 }
