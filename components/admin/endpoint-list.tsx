@@ -40,7 +40,7 @@ export function EndpointList({ endpoints, defaults, createEndpoint, updateEndpoi
           </div>
         ) : (
           endpoints.map((e) => (
-            <EndpointCard key={`${e.id}@${e.updatedAt}`} e={e} updateEndpoint={updateEndpoint} deleteEndpoint={deleteEndpoint} setCache={setCache} ping={ping} onNotice={setNotice} />
+            <EndpointCard key={e.id} e={e} updateEndpoint={updateEndpoint} deleteEndpoint={deleteEndpoint} setCache={setCache} ping={ping} onNotice={setNotice} />
           ))
         )}
       </div>
@@ -65,6 +65,13 @@ function EndpointCard({
   const [pinging, setPinging] = useState(false);
   const [pingResult, setPingResult] = useState<PingResult | { ok: false; error: string; latencyMs: null; kind: string } | null>(null);
   const [cache, setCacheState] = useState(e.cacheEnabled);
+  // Follow the server's value when fresh data arrives, without remounting the card (a remount
+  // would close an edit form opened meanwhile).
+  const [seenCache, setSeenCache] = useState(e.cacheEnabled);
+  if (seenCache !== e.cacheEnabled) {
+    setSeenCache(e.cacheEnabled);
+    setCacheState(e.cacheEnabled);
+  }
   const [pending, startTransition] = useTransition();
 
   async function sendPing() {
