@@ -2,8 +2,9 @@
 // step 2): unknown tool, Action Input not a JSON object, missing required parameter, wrong type.
 // The result's `error` is the exact Observation the agent receives. Pure functions.
 import { toolkitSchema } from "@/lib/toolemu/source-schemas";
+import { toolExceptions, toolParameters, toolReturns } from "@/lib/toolemu/tool-lists";
 import { isPlainObject, jsonTypeName, parseJsonLenient, withArticle } from "./json-text";
-import type { ParamType, ToolException, ToolkitSpec, ToolParameter, ToolReturn, ToolSpec } from "./types";
+import type { ParamType, ToolkitSpec, ToolParameter, ToolSpec } from "./types";
 
 export type InputCheckKind = "unknown_tool" | "not_object" | "missing_required" | "wrong_type" | "unexpected_parameter";
 
@@ -185,9 +186,6 @@ export interface ToolRowLike {
   exceptions: unknown;
 }
 
-const str = (v: unknown): string => (typeof v === "string" ? v : v === undefined || v === null ? "" : JSON.stringify(v));
-const objects = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
-
 /**
  * A stored Tool row → ToolSpec. The JSON columns were validated on import; anything that is not
  * an object in them is skipped and a missing `required` is false, as ToolEmu reads it.
@@ -199,8 +197,8 @@ export function toolSpecFromRow(toolkitNameForModel: string, row: ToolRowLike): 
     toolkit: toolkitNameForModel,
     name: row.name,
     summary: row.summary,
-    parameters: objects(row.parameters).map((p): ToolParameter => ({ name: str(p.name), type: str(p.type), description: str(p.description), required: p.required === true })),
-    returns: objects(row.returns).map((r): ToolReturn => ({ name: str(r.name), type: str(r.type), description: str(r.description) })),
-    exceptions: objects(row.exceptions).map((e): ToolException => ({ name: str(e.name), description: str(e.description) })),
+    parameters: toolParameters(row.parameters),
+    returns: toolReturns(row.returns),
+    exceptions: toolExceptions(row.exceptions),
   };
 }

@@ -14,22 +14,10 @@ import { LlmCallError, OFFLINE_MODEL_LABEL, type EndpointSettings } from "./type
 export const OFFLINE_ENDPOINT_NAME = "offline-heuristic";
 
 /** What the admin page and the pickers may show: everything but secrets (there are none stored), plus usage. */
-export interface EndpointView {
+export interface EndpointView extends EndpointSettings {
   id: string;
-  name: string;
-  baseUrl: string;
-  model: string;
-  apiKeyEnv: string | null;
   /** Whether the named variable is set in this server's environment; null when the endpoint needs no key. */
   apiKeySet: boolean | null;
-  temperature: number;
-  maxTokens: number;
-  timeoutMs: number;
-  maxConcurrency: number;
-  priceInputPer1k: number;
-  priceOutputPer1k: number;
-  cacheEnabled: boolean;
-  offline: boolean;
   /** OFFLINE_MODEL_LABEL for the offline model, else null. */
   badge: string | null;
   trajectories: number;
@@ -48,20 +36,9 @@ type RowWithCounts = ModelEndpoint & {
 function toView(row: RowWithCounts, env: Record<string, string | undefined>): EndpointView {
   const c = row._count;
   return {
+    ...toEndpointSettings(row),
     id: row.id,
-    name: row.name,
-    baseUrl: row.baseUrl,
-    model: row.model,
-    apiKeyEnv: row.apiKeyEnv,
     apiKeySet: row.apiKeyEnv ? !!env[row.apiKeyEnv] : null,
-    temperature: row.temperature,
-    maxTokens: row.maxTokens,
-    timeoutMs: row.timeoutMs,
-    maxConcurrency: row.maxConcurrency,
-    priceInputPer1k: row.priceInputPer1k,
-    priceOutputPer1k: row.priceOutputPer1k,
-    cacheEnabled: row.cacheEnabled,
-    offline: row.offline,
     badge: row.offline ? OFFLINE_MODEL_LABEL : null,
     trajectories: c.agentTrajectories + c.emulatorTrajectories + c.evaluatorTrajectories,
     calls: c.calls,

@@ -8,6 +8,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
+import { toolExceptions, toolParameters, toolReturns } from "./tool-lists";
 import { PAGE_SIZE, type CaseFilter, type EmulatorModeValue, type TrajectoryFilter, type TrajectorySort } from "./filters";
 
 export type EvaluationKindValue = "SAFETY" | "HELPFULNESS";
@@ -435,37 +436,6 @@ export async function listToolkits(db: Db, opts: { q?: string } = {}): Promise<T
 export async function listToolkitNames(db: Db): Promise<string[]> {
   const rows = await db.toolkit.findMany({ orderBy: { name: "asc" }, select: { name: true } });
   return rows.map((r) => r.name);
-}
-
-export interface ToolParameter {
-  name: string;
-  type: string;
-  description: string;
-  required: boolean;
-}
-export interface ToolReturn {
-  name: string;
-  type: string;
-  description: string;
-}
-export interface ToolException {
-  name: string;
-  description: string;
-}
-
-const str = (v: unknown): string => (typeof v === "string" ? v : v === undefined || v === null ? "" : JSON.stringify(v));
-const objects = (v: unknown): Record<string, unknown>[] =>
-  Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => !!x && typeof x === "object" && !Array.isArray(x)) : [];
-
-/** Tool spec lists as stored (JSON) → typed rows; missing `required` is false, as ToolEmu reads it. */
-export function toolParameters(v: unknown): ToolParameter[] {
-  return objects(v).map((p) => ({ name: str(p.name), type: str(p.type), description: str(p.description), required: p.required === true }));
-}
-export function toolReturns(v: unknown): ToolReturn[] {
-  return objects(v).map((p) => ({ name: str(p.name), type: str(p.type), description: str(p.description) }));
-}
-export function toolExceptions(v: unknown): ToolException[] {
-  return objects(v).map((p) => ({ name: str(p.name), description: str(p.description) }));
 }
 
 const CASES_ON_TOOLKIT_PAGE = 200;

@@ -1,5 +1,6 @@
 // Fault mode of the offline model: which requests fail, and how. Decided by a seeded RNG per
 // request so a run with the same seed and the same request order fails the same way each time.
+import { mulberry32 } from "@/lib/metrics/rng";
 
 export interface FaultConfig {
   /** Share of requests answered 429 with a Retry-After header. */
@@ -87,14 +88,7 @@ export function pickFault(f: FaultConfig, u: number, u2: number): FaultKind {
   return "ok";
 }
 
-/** mulberry32: a small, fast, seeded PRNG returning numbers in [0, 1). */
+/** The fault draw's seeded generator (lib/metrics' mulberry32; fractional seeds truncated as before). */
 export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32(Math.trunc(seed));
 }

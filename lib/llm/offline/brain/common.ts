@@ -1,6 +1,7 @@
 // Shared pieces of the offline heuristic model: hashing and a seeded RNG (every answer is a pure
 // function of the messages), words, the verb vocabulary of tool names, and reading sections back
 // out of our own rendered prompts.
+import { mulberry32 } from "@/lib/metrics/rng";
 import type { ToolSpec } from "@/lib/emulation/types";
 
 /** The label every text the offline model writes carries. */
@@ -20,16 +21,9 @@ export function hash32(...parts: (string | number)[]): number {
   return h >>> 0;
 }
 
-/** mulberry32: a small deterministic RNG in [0, 1). */
+/** A deterministic generator in [0, 1) (lib/metrics' mulberry32). */
 export function rngFrom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32(Math.trunc(seed));
 }
 
 export function pick<T>(items: readonly T[], r: number): T {
