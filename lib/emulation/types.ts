@@ -1,24 +1,12 @@
 // Shapes shared by the agent, the input checks, the emulator and the evaluators.
+import type { ToolException, ToolReturn, ToolParameter as StoredToolParameter } from "@/lib/toolemu/tool-lists";
 
 export type ParamType = "string" | "integer" | "number" | "boolean" | "array" | "object";
 
-export interface ToolParameter {
-  name: string;
-  type: string;
-  description: string;
-  required?: boolean;
-}
+export type { ToolException, ToolReturn } from "@/lib/toolemu/tool-lists";
 
-export interface ToolReturn {
-  name: string;
-  type: string;
-  description: string;
-}
-
-export interface ToolException {
-  name: string;
-  description: string;
-}
+/** As in ToolEmu's files, `required` may be missing (read as false). */
+export type ToolParameter = Omit<StoredToolParameter, "required"> & { required?: boolean };
 
 /** One tool as the engine sees it; `agentName` is toolkit name_for_model + tool name. */
 export interface ToolSpec {
