@@ -28,6 +28,9 @@ export function alert(page: Page) {
 }
 
 export async function signOut(page: Page) {
-  await page.getByRole("button", { name: "Sign out" }).click();
-  await expect(page).toHaveURL(/\/signin/);
+  // A click that lands before the header has hydrated does nothing; click again until it takes.
+  await expect(async () => {
+    await page.getByRole("button", { name: "Sign out" }).click({ timeout: 2000 });
+    await expect(page).toHaveURL(/\/signin/, { timeout: 3000 });
+  }).toPass({ timeout: 15_000 });
 }
