@@ -48,8 +48,10 @@ export async function cancelRun(db: Db, actorId: string | null, runId: string, q
   const run = await loadRun(db, runId);
   if (run.status === "CANCELLED" || run.status === "DONE") throw new AppError(`The run is already ${run.status.toLowerCase()}.`, 409);
   const cancelled = await db.$transaction(async (tx) => {
-    await tx.run.update({ where: { id: runId }, data: { status: "CANCELLED", finishedAt: new Date() } });
+    // Episodes before the run: a worker's claim locks its episode, then the run (FOR SHARE);
+    // taking the locks in the opposite order deadlocked with it.
     const { count } = await tx.runEpisode.updateMany({ where: { runId, status: "QUEUED" }, data: { status: "CANCELLED", finishedAt: new Date() } });
+    await tx.run.update({ where: { id: runId }, data: { status: "CANCELLED", finishedAt: new Date() } });
     await recordAudit(tx, { actorId, action: "run.cancel", entityType: "Run", entityId: runId, before: { status: run.status }, after: { episodesCancelled: count } });
     return count;
   });
