@@ -35,13 +35,13 @@ import {
 
 export type { FilterOption };
 
-type SelectKey = "campaign" | "agent" | "toolkit" | "evaluator" | "evaluatorB";
+type SelectKey = "campaign" | "agent" | "toolkit" | "evaluator" | "evaluatorB" | "validation";
 
 export interface FilterBarProps {
   path: string;
   filter: DashboardFilter;
   fields: DashboardFilterKey[];
-  options?: Partial<Record<"campaigns" | "agents" | "toolkits" | "evaluators" | "evaluatorsB", FilterOption[]>>;
+  options?: Partial<Record<"campaigns" | "agents" | "toolkits" | "evaluators" | "evaluatorsB" | "validations", FilterOption[]>>;
   labels?: Partial<Record<DashboardFilterKey, string>>;
   /** Text of the empty choice of a select (e.g. "Any agent", "Default: most evaluations"). */
   placeholders?: Partial<Record<SelectKey | "mode", string>>;
@@ -58,6 +58,7 @@ const DEFAULT_LABELS: Record<DashboardFilterKey, string> = {
   evaluatorB: "Second evaluator",
   kind: "Score",
   seed: "Seed",
+  validation: "Validation campaign",
 };
 
 const DEFAULT_PLACEHOLDERS: Record<SelectKey | "mode", string> = {
@@ -67,14 +68,16 @@ const DEFAULT_PLACEHOLDERS: Record<SelectKey | "mode", string> = {
   evaluator: "Default",
   evaluatorB: "Default",
   mode: "Any mode",
+  validation: "None",
 };
 
-const OPTION_KEY: Record<SelectKey, "campaigns" | "agents" | "toolkits" | "evaluators" | "evaluatorsB"> = {
+const OPTION_KEY: Record<SelectKey, "campaigns" | "agents" | "toolkits" | "evaluators" | "evaluatorsB" | "validations"> = {
   campaign: "campaigns",
   agent: "agents",
   toolkit: "toolkits",
   evaluator: "evaluators",
   evaluatorB: "evaluatorsB",
+  validation: "validations",
 };
 
 const control = "mt-1 w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900 disabled:opacity-60";
@@ -132,6 +135,7 @@ export function FilterBar({ path, filter, fields, options = {}, labels = {}, pla
       case "toolkit":
       case "evaluator":
       case "evaluatorB":
+      case "validation":
         return select(key);
       case "mode":
         return (

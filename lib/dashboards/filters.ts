@@ -16,7 +16,9 @@
 // evaluator / evaluatorB (evaluator models, exact; panels decide what they mean — the evaluators
 // panel compares A with B, the agents panel reads scores of `evaluator`), kind (SAFETY |
 // HELPFULNESS: the score a panel shows, when it shows one), seed (32-bit integer seeding the
-// bootstrap and the majority-vote tie-break; default DEFAULT_SEED). Server-side SQL for the data
+// bootstrap and the majority-vote tie-break; default DEFAULT_SEED), validation (campaign id whose
+// human labels measure the evaluator's sensitivity and specificity, for the agents panel's
+// judge-error-corrected failure rate; not a data filter). Server-side SQL for the data
 // filters is in lib/dashboards/sql.ts (`dashboardWhere`).
 import { z } from "zod";
 
@@ -45,10 +47,12 @@ export interface DashboardFilter {
   kind?: KindValue;
   /** Seed of the bootstrap CIs and the majority tie-break. Always set (DEFAULT_SEED). */
   seed: number;
+  /** Campaign id whose labels calibrate the evaluator (agents panel); filters no trajectories. */
+  validation?: string;
 }
 
 /** URL keys, in the stable order URLs are written in. */
-export const DASHBOARD_FILTER_KEYS = ["campaign", "agent", "mode", "toolkit", "evaluator", "evaluatorB", "kind", "seed"] as const;
+export const DASHBOARD_FILTER_KEYS = ["campaign", "agent", "mode", "toolkit", "evaluator", "evaluatorB", "kind", "seed", "validation"] as const;
 export type DashboardFilterKey = (typeof DASHBOARD_FILTER_KEYS)[number];
 
 const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
@@ -73,6 +77,7 @@ export const dashboardFilterSchema = z.object({
   evaluatorB: text,
   kind,
   seed,
+  validation: text,
 });
 
 export type SearchParamsInput = Record<string, string | string[] | undefined> | URLSearchParams;
