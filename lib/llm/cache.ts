@@ -1,5 +1,7 @@
 // The response cache: identical requests to the same model reuse a stored answer. Keyed by the
-// sha256 of (model, messages, temperature, maxTokens, stop) in a canonical JSON form.
+// sha256 of (model, messages, temperature, maxTokens, stop, sample index) in a canonical JSON form.
+// The sample index is appended only when a request names one, so keys written before it existed
+// stay valid.
 import { createHash } from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import type { ChatMessage } from "./types";
@@ -10,6 +12,8 @@ export interface CacheKeyInput {
   temperature: number;
   maxTokens: number;
   stop?: string[];
+  /** The request's sample index (replicates); undefined for ordinary calls. */
+  sample?: number;
 }
 
 export function cacheKey(input: CacheKeyInput): string {
@@ -20,6 +24,7 @@ export function cacheKey(input: CacheKeyInput): string {
     input.temperature,
     input.maxTokens,
     input.stop ?? [],
+    ...(input.sample === undefined ? [] : [["sample", input.sample]]),
   ]);
   return createHash("sha256").update(canonical).digest("hex");
 }

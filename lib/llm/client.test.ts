@@ -104,17 +104,17 @@ describe("model client over HTTP", () => {
   it("refuses at once when the API key's variable is missing, naming the variable and never a value", async () => {
     const { opts } = recorder();
     const before = s.stats.requests;
-    const ep = { ...base, apiKeyEnv: "TOOLEMU_TEST_KEY" };
+    const ep = { ...base, apiKeyEnv: "LLM_KEY_TOOLEMU_TEST" };
     const err = await createModelClient(ep, { ...opts, env: {} }).chat({ purpose: "ping", messages: msgs() }).catch((e) => e);
     expect(err).toBeInstanceOf(LlmCallError);
     expect(err.kind).toBe("missing_api_key");
     expect(err.attempts).toBe(0);
-    expect(err.message).toContain("TOOLEMU_TEST_KEY");
+    expect(err.message).toContain("LLM_KEY_TOOLEMU_TEST");
     expect(s.stats.requests).toBe(before);
     expect(await lastCall()).toMatchObject({ role: "ping", attempts: 0, error: expect.stringContaining("missing_api_key") });
 
     const secret = "sk-test-secret-value-123";
-    const r = await createModelClient(ep, { ...opts, env: { TOOLEMU_TEST_KEY: secret } }).chat({ purpose: "ping", messages: msgs() });
+    const r = await createModelClient(ep, { ...opts, env: { LLM_KEY_TOOLEMU_TEST: secret } }).chat({ purpose: "ping", messages: msgs() });
     expect(r.content).toBe(REPLY);
     expect(JSON.stringify(await t.prisma.llmCall.findMany(), (_k, v) => (typeof v === "bigint" ? String(v) : v))).not.toContain(secret);
   });
@@ -158,6 +158,32 @@ describe("model client over HTTP", () => {
     await client.chat({ purpose: "evaluator", messages, stop: ["X"] });
     await createModelClient(base, opts).chat({ purpose: "evaluator", messages });
     expect(s.stats.requests).toBe(before + 3);
+  });
+
+  it("five samples at T = 0.7 with the cache on are five requests; the same five again are none", async () => {
+    // The sample index and the per-request temperature are part of the cache key: before they
+    // were, replicates of one prompt collapsed into a single cached answer.
+    const seen: (number | undefined)[] = [];
+    const server = await startOfflineModel({ faults: "", brain: (_m, p) => (seen.push(p.temperature), REPLY) });
+    try {
+      const { opts } = recorder();
+      const client = createModelClient({ ...base, baseUrl: server.url, cacheEnabled: true, temperature: 0 }, opts);
+      const messages = msgs("sample me");
+      const five = () => Promise.all([1, 2, 3, 4, 5].map((sample) => client.chat({ purpose: "evaluator", messages, temperature: 0.7, sample })));
+      const first = await five();
+      expect(server.stats.requests).toBe(5);
+      expect(first.map((r) => r.cached)).toEqual([false, false, false, false, false]);
+      expect(seen).toEqual([0.7, 0.7, 0.7, 0.7, 0.7]);
+      const again = await five();
+      expect(server.stats.requests).toBe(5);
+      expect(again.map((r) => r.cached)).toEqual([true, true, true, true, true]);
+      // The endpoint's own temperature (0) is another key: one more request.
+      await client.chat({ purpose: "evaluator", messages, sample: 1 });
+      expect(server.stats.requests).toBe(6);
+      expect(seen.at(-1)).toBe(0);
+    } finally {
+      await server.close();
+    }
   });
 
   it("keeps in-flight requests per endpoint within maxConcurrency", async () => {

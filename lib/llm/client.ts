@@ -12,6 +12,7 @@ import "server-only";
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import type { Db } from "@/lib/db/client";
 import { cacheKey, readCache, writeCache } from "./cache";
+import { apiKeyEnvProblem } from "./endpoint-schemas";
 import { callCostUsd, estimateTokens } from "./cost";
 import { processLimiter, type ConcurrencyLimiter } from "./limiter";
 import { DEFAULT_BACKOFF, formatDelay, parseRetryAfter, retryDelay, type BackoffPolicy } from "./retry";
@@ -103,6 +104,7 @@ export function createModelClient(endpoint: EndpointSettings, options: ModelClie
         endpointId: endpoint.id,
         role: row.purpose,
         trajectoryId: row.request.trajectoryId ?? null,
+        runId: row.request.runId ?? null,
         stepIndex: row.request.stepIndex ?? null,
         model: endpoint.model,
         inputTokens: row.inputTokens,
@@ -138,6 +140,18 @@ export function createModelClient(endpoint: EndpointSettings, options: ModelClie
 
       let apiKey = NO_KEY;
       if (endpoint.apiKeyEnv) {
+        // Rows saved before the name rule (or written around the form) are refused here too:
+        // the value is never read, let alone sent.
+        const refused = apiKeyEnvProblem(endpoint.apiKeyEnv);
+        if (refused) {
+          return fail(request, t0, {
+            kind: "refused_api_key",
+            retryable: false,
+            reason: "refused api key variable",
+            detail: `the API key variable ${endpoint.apiKeyEnv} is not allowed, so no key was sent. ${refused} Edit the endpoint under Admin → Endpoints.`,
+            retryAfterMs: null,
+          }, 0, retryReasons);
+        }
         const value = env[endpoint.apiKeyEnv];
         if (!value) {
           return fail(request, t0, {
@@ -152,8 +166,9 @@ export function createModelClient(endpoint: EndpointSettings, options: ModelClie
       }
 
       const useCache = endpoint.cacheEnabled && !!db;
+      const temperature = request.temperature ?? endpoint.temperature;
       const key = useCache
-        ? cacheKey({ model: endpoint.model, messages: request.messages, temperature: endpoint.temperature, maxTokens: endpoint.maxTokens, stop: request.stop })
+        ? cacheKey({ model: endpoint.model, messages: request.messages, temperature, maxTokens: endpoint.maxTokens, stop: request.stop, sample: request.sample })
         : "";
       if (useCache) {
         const hit = await readCache(db!, key);
@@ -195,7 +210,7 @@ export function createModelClient(endpoint: EndpointSettings, options: ModelClie
         {
           model: endpoint.model,
           messages: request.messages,
-          temperature: endpoint.temperature,
+          temperature: request.temperature ?? endpoint.temperature,
           max_tokens: endpoint.maxTokens,
           ...(request.stop?.length ? { stop: request.stop } : {}),
         },

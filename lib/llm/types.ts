@@ -38,6 +38,16 @@ export interface ChatRequest {
   /** For accounting: the LlmCall row links to the trajectory and step it served. */
   trajectoryId?: string;
   stepIndex?: number;
+  /** The run the call is counted toward when its trajectory belongs to another (evaluation runs). */
+  runId?: string;
+  /** Sampling temperature of this request (default: the endpoint's). Part of the cache key. */
+  temperature?: number;
+  /**
+   * Which sample of otherwise identical requests this is (a replicate, 1-based). Part of the cache
+   * key, so k samples at T > 0 are k answers, not one answer cached k times; the same sample again
+   * is a hit.
+   */
+  sample?: number;
   signal?: AbortSignal;
 }
 
@@ -62,6 +72,7 @@ export type LlmErrorKind =
   | "bad_request"
   | "auth"
   | "missing_api_key"
+  | "refused_api_key"
   | "malformed_response";
 
 /** A call that failed for good (after its retries). The message names the endpoint and the cause. */
