@@ -22,15 +22,19 @@ test("an admin pings the offline model, adds an endpoint by its key's variable n
   await form.getByRole("button", { name: "Add endpoint" }).click();
   await expect(form.getByRole("alert")).toContainText("NAME of the environment variable");
   await expect(form.getByLabel("Model id")).toHaveValue("e2e-model"); // nothing typed is lost
-  await form.getByLabel("API key variable").fill("E2E_UNSET_KEY_VARIABLE");
+  // The app's own secrets (and any name outside LLM_KEY_… / OPENAI_API_KEY) are refused by name.
+  await form.getByLabel("API key variable").fill("NEXTAUTH_SECRET");
+  await form.getByRole("button", { name: "Add endpoint" }).click();
+  await expect(form.getByRole("alert")).toContainText("one of the app's own secrets");
+  await form.getByLabel("API key variable").fill("LLM_KEY_E2E_UNSET");
   await form.getByRole("button", { name: "Add endpoint" }).click();
   await expect(form.getByRole("status")).toHaveText('Saved "E2E model".');
 
   const card = page.getByTestId("endpoint-E2E model");
-  await expect(card).toContainText("E2E_UNSET_KEY_VARIABLE set: no");
+  await expect(card).toContainText("LLM_KEY_E2E_UNSET set: no");
   await expect(card.getByRole("switch", { name: "Response cache for E2E model" })).toHaveAttribute("aria-checked", "true");
   await card.getByRole("button", { name: "Send a ping" }).click();
-  await expect(card.getByTestId("ping-result")).toContainText("E2E_UNSET_KEY_VARIABLE");
+  await expect(card.getByTestId("ping-result")).toContainText("LLM_KEY_E2E_UNSET");
   await expect(card.getByTestId("ping-result")).toContainText("is not set");
   expect(await page.content()).not.toContain("sk-e2e-pasted-key-value");
 

@@ -128,7 +128,7 @@ export function EndpointForm({ initial, title, submitLabel, offline = false, onS
           API key variable
           <input name="apiKeyEnv" defaultValue={initial.apiKeyEnv} autoComplete="off" spellCheck={false} className={`${input} font-mono`} placeholder="OPENAI_API_KEY (empty: no key)" {...described("apiKeyEnv", true)} />
         </label>
-        {hint("apiKeyEnv", "The NAME of an environment variable on the server, never the key itself.")}
+        {hint("apiKeyEnv", "The NAME of an environment variable on the server, never the key itself: LLM_KEY_… (e.g. LLM_KEY_OPENROUTER) or OPENAI_API_KEY.")}
         {err("apiKeyEnv")}
       </div>
       <div className="grid grid-cols-2 gap-3">

@@ -144,7 +144,13 @@ function EndpointCard({
               ) : (
                 <>
                   <code className="font-mono text-xs">{e.apiKeyEnv}</code>{" "}
-                  {e.apiKeySet ? <span className="text-emerald-700">set: yes</span> : <span className="text-rose-700">set: no</span>}
+                  {e.apiKeyProblem ? (
+                    <span className="text-rose-700">not allowed</span>
+                  ) : e.apiKeySet ? (
+                    <span className="text-emerald-700">set: yes</span>
+                  ) : (
+                    <span className="text-rose-700">set: no</span>
+                  )}
                 </>
               )}
             </Item>
@@ -155,7 +161,12 @@ function EndpointCard({
             <Item label="$ per 1k in / out">{e.priceInputPer1k} / {e.priceOutputPer1k}</Item>
           </dl>
           <p className="mt-2 text-xs text-slate-500">{e.calls.toLocaleString("en-US")} call{e.calls === 1 ? "" : "s"} recorded · {usedBy}</p>
-          {e.apiKeyEnv !== null && !e.apiKeySet && (
+          {e.apiKeyProblem && (
+            <p role="alert" className="mt-2 rounded-md bg-rose-50 px-3 py-2 text-xs text-rose-800" data-testid="api-key-refused">
+              No key is sent: <code className="font-mono">{e.apiKeyEnv}</code> may not hold an endpoint&apos;s key (saved before this rule). {e.apiKeyProblem} Edit the endpoint to fix it; calls fail until then.
+            </p>
+          )}
+          {e.apiKeyEnv !== null && !e.apiKeyProblem && !e.apiKeySet && (
             <p className="mt-2 rounded-md bg-amber-50 px-3 py-2 text-xs text-amber-900">
               <code className="font-mono">{e.apiKeyEnv}</code> is not set where the server runs, so calls will fail. Set it before <code className="font-mono">npm start</code> (and for the worker).
             </p>

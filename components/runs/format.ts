@@ -34,6 +34,7 @@ export const ERROR_KIND_LABELS: Record<string, string> = {
   auth: "Authentication",
   bad_request: "Bad request",
   missing_api_key: "Missing API key",
+  refused_api_key: "Key variable not allowed",
   worker_lost: "Worker lost",
   worker_stopped: "Worker stopped",
   crashed: "Crashed",

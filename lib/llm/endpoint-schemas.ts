@@ -4,6 +4,34 @@ import { z } from "zod";
 
 export const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+// An endpoint's key is sent as a Bearer token to whatever URL the endpoint names, so the
+// variable it is read from must be one meant for that: LLM_KEY_<anything>, or OPENAI_API_KEY
+// (the name every OpenAI example uses). Anything else — above all the app's own secrets — is
+// refused, and the page does not say whether such a variable is set.
+export const API_KEY_ENV_PREFIX = "LLM_KEY_";
+export const API_KEY_ENV_NAMES = ["OPENAI_API_KEY"] as const;
+/** Variables the app itself reads for secrets or connections; named so the message can say why. */
+export const APP_SECRET_ENV_NAMES = [
+  "NEXTAUTH_SECRET",
+  "AUTH_SECRET",
+  "DATABASE_URL",
+  "TEST_DATABASE_URL",
+  "DIRECT_URL",
+  "PGPASSWORD",
+  "NEXTAUTH_URL",
+] as const;
+
+/** Why `name` may not hold an endpoint's API key, or null when it may. */
+export function apiKeyEnvProblem(name: string): string | null {
+  const upper = name.toUpperCase();
+  if ((APP_SECRET_ENV_NAMES as readonly string[]).includes(upper)) {
+    return `${name} is one of the app's own secrets and is never sent to a model endpoint. Put the key in a variable named ${API_KEY_ENV_PREFIX}… (e.g. ${API_KEY_ENV_PREFIX}OPENROUTER) or OPENAI_API_KEY.`;
+  }
+  if ((API_KEY_ENV_NAMES as readonly string[]).includes(name)) return null;
+  if (name.startsWith(API_KEY_ENV_PREFIX) && name.length > API_KEY_ENV_PREFIX.length) return null;
+  return `Only variables named ${API_KEY_ENV_PREFIX}… (e.g. ${API_KEY_ENV_PREFIX}OPENROUTER) or OPENAI_API_KEY may hold an endpoint's key, so no other server setting can be sent to a model's URL.`;
+}
+
 const apiKeyEnvSchema = z
   .string()
   .trim()
@@ -15,6 +43,11 @@ const apiKeyEnvSchema = z
   })
   .refine((s) => s === null || ENV_VAR_NAME.test(s), {
     message: "Use an environment variable name: letters, digits and _, not starting with a digit (e.g. OPENAI_API_KEY).",
+    abort: true,
+  })
+  .superRefine((s, ctx) => {
+    const problem = s === null ? null : apiKeyEnvProblem(s);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
   })
   .nullable()
   .optional()

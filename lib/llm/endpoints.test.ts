@@ -33,7 +33,7 @@ const form = {
   name: "gpt-4o-mini",
   baseUrl: "https://api.openai.com/v1/",
   model: "gpt-4o-mini",
-  apiKeyEnv: "TOOLEMU_TEST_OPENAI_KEY",
+  apiKeyEnv: "LLM_KEY_TOOLEMU_TEST_OPENAI",
   temperature: "0",
   maxTokens: "1024",
   timeoutMs: "60000",
@@ -58,17 +58,31 @@ describe("endpoint input", () => {
     expect(new Set(bad.error!.issues.map((i) => i.path[0]))).toEqual(new Set(["name", "baseUrl", "temperature", "maxTokens", "maxConcurrency", "apiKeyEnv"]));
     expect(updateEndpointSchema.safeParse(form).success).toBe(false); // no id
   });
+
+  it("takes the key only from LLM_KEY_… or OPENAI_API_KEY, refusing the app's own secrets by name", () => {
+    const message = (apiKeyEnv: string) => {
+      const r = createEndpointSchema.safeParse({ ...form, apiKeyEnv });
+      return r.success ? null : r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join(" | ");
+    };
+    for (const name of ["NEXTAUTH_SECRET", "DATABASE_URL", "database_url", "TEST_DATABASE_URL"]) {
+      expect(message(name)).toMatch(/^apiKeyEnv: .* is one of the app's own secrets and is never sent to a model endpoint/);
+    }
+    for (const name of ["HOME", "PATH", "AWS_SECRET_ACCESS_KEY", "LLM_KEY_", "llm_key_x", "MY_LLM_KEY_X"]) {
+      expect(message(name)).toMatch(/^apiKeyEnv: Only variables named LLM_KEY_… .* or OPENAI_API_KEY may hold an endpoint's key/);
+    }
+    for (const name of ["OPENAI_API_KEY", "LLM_KEY_OPENROUTER", "LLM_KEY_a1"]) expect(message(name)).toBeNull();
+  });
 });
 
 describe("endpoints in the database", () => {
   it("creates, lists (key variable set: yes/no, never a value), updates, toggles the cache, with audit entries", async () => {
     const created = await createEndpoint(t.prisma, null, createEndpointSchema.parse(form));
-    expect(created).toMatchObject({ name: "gpt-4o-mini", offline: false, cacheEnabled: true, apiKeyEnv: "TOOLEMU_TEST_OPENAI_KEY" });
+    expect(created).toMatchObject({ name: "gpt-4o-mini", offline: false, cacheEnabled: true, apiKeyEnv: "LLM_KEY_TOOLEMU_TEST_OPENAI" });
 
     const secret = "sk-live-should-never-appear";
     const unset = (await listEndpoints(t.prisma, {})).find((e) => e.id === created.id)!;
     expect(unset).toMatchObject({ apiKeySet: false, badge: null, trajectories: 0, calls: 0 });
-    const set = (await listEndpoints(t.prisma, { TOOLEMU_TEST_OPENAI_KEY: secret })).find((e) => e.id === created.id)!;
+    const set = (await listEndpoints(t.prisma, { LLM_KEY_TOOLEMU_TEST_OPENAI: secret })).find((e) => e.id === created.id)!;
     expect(set.apiKeySet).toBe(true);
     expect(JSON.stringify(set)).not.toContain(secret);
 
@@ -143,9 +157,35 @@ describe("endpoints in the database", () => {
     expect(fails).toMatchObject({ ok: false, kind: "server_error" });
     expect(s.stats.requests).toBe(before + 2); // no retries for a ping
 
-    const keyed = await createEndpoint(t.prisma, null, createEndpointSchema.parse({ ...form, name: "keyed", baseUrl: s.url, apiKeyEnv: "TOOLEMU_TEST_UNSET_VARIABLE" }));
+    const keyed = await createEndpoint(t.prisma, null, createEndpointSchema.parse({ ...form, name: "keyed", baseUrl: s.url, apiKeyEnv: "LLM_KEY_TOOLEMU_TEST_UNSET" }));
     const noKey = await pingEndpoint(t.prisma, keyed.id!, { env: {} });
     expect(noKey).toMatchObject({ ok: false, kind: "missing_api_key" });
-    if (!noKey.ok) expect(noKey.error).toContain("TOOLEMU_TEST_UNSET_VARIABLE");
+    if (!noKey.ok) expect(noKey.error).toContain("LLM_KEY_TOOLEMU_TEST_UNSET");
+  });
+
+  it("an endpoint saved before the name rule never sends that variable, and the page does not say whether it is set", async () => {
+    // Written around the schema, as a row from before the rule would be.
+    const legacy = await t.prisma.modelEndpoint.create({
+      data: { name: "legacy", baseUrl: s.url, model: "m", apiKeyEnv: "NEXTAUTH_SECRET", temperature: 0, maxTokens: 16, timeoutMs: 5000, maxConcurrency: 1, priceInputPer1k: 0, priceOutputPer1k: 0, cacheEnabled: false, offline: false },
+    });
+    const secret = "the-app-session-secret";
+    const withSecret = (await listEndpoints(t.prisma, { NEXTAUTH_SECRET: secret })).find((e) => e.id === legacy.id)!;
+    const without = (await listEndpoints(t.prisma, {})).find((e) => e.id === legacy.id)!;
+    expect(withSecret.apiKeySet).toBeNull();
+    expect(withSecret).toEqual(without); // nothing on the page depends on whether the variable is set
+    expect(withSecret.apiKeyProblem).toMatch(/one of the app's own secrets/);
+    expect(JSON.stringify(withSecret)).not.toContain(secret);
+
+    const before = s.stats.requests;
+    const r = await pingEndpoint(t.prisma, legacy.id, { env: { NEXTAUTH_SECRET: secret } });
+    expect(r).toMatchObject({ ok: false, kind: "refused_api_key", error: expect.stringContaining("NEXTAUTH_SECRET is not allowed, so no key was sent") });
+    expect(s.stats.requests).toBe(before); // nothing left the server
+    const call = await t.prisma.llmCall.findFirstOrThrow({ where: { endpointId: legacy.id }, orderBy: { createdAt: "desc" } });
+    expect(call.error).toMatch(/^refused_api_key: /);
+    expect(call.error).not.toContain(secret);
+
+    // An allowed name still works (and says whether it is set).
+    const fine = (await listEndpoints(t.prisma, { LLM_KEY_TOOLEMU_TEST_UNSET: "x" })).find((e) => e.name === "keyed")!;
+    expect(fine).toMatchObject({ apiKeySet: true, apiKeyProblem: null });
   });
 });

@@ -7,7 +7,7 @@ import type { ModelEndpoint } from "@/lib/db/generated/client";
 import { recordAudit } from "@/lib/audit/record";
 import { AppError } from "@/lib/errors";
 import { createModelClient, type ModelClientOptions } from "./client";
-import type { EndpointInput } from "./endpoint-schemas";
+import { apiKeyEnvProblem, type EndpointInput } from "./endpoint-schemas";
 import { OFFLINE_MODEL_ID } from "./offline/constants";
 import { LlmCallError, OFFLINE_MODEL_LABEL, type EndpointSettings } from "./types";
 
@@ -16,8 +16,14 @@ export const OFFLINE_ENDPOINT_NAME = "offline-heuristic";
 /** What the admin page and the pickers may show: everything but secrets (there are none stored), plus usage. */
 export interface EndpointView extends EndpointSettings {
   id: string;
-  /** Whether the named variable is set in this server's environment; null when the endpoint needs no key. */
+  /**
+   * Whether the named variable is set in this server's environment; null when the endpoint needs
+   * no key, or names a variable that may not hold one (never probed, so the page cannot be used
+   * to learn which server variables exist).
+   */
   apiKeySet: boolean | null;
+  /** Why the named variable is refused (an endpoint saved before the LLM_KEY_ rule), else null. */
+  apiKeyProblem: string | null;
   /** OFFLINE_MODEL_LABEL for the offline model, else null. */
   badge: string | null;
   trajectories: number;
@@ -35,10 +41,12 @@ type RowWithCounts = ModelEndpoint & {
 
 function toView(row: RowWithCounts, env: Record<string, string | undefined>): EndpointView {
   const c = row._count;
+  const problem = row.apiKeyEnv ? apiKeyEnvProblem(row.apiKeyEnv) : null;
   return {
     ...toEndpointSettings(row),
     id: row.id,
-    apiKeySet: row.apiKeyEnv ? !!env[row.apiKeyEnv] : null,
+    apiKeySet: row.apiKeyEnv && !problem ? !!env[row.apiKeyEnv] : null,
+    apiKeyProblem: problem,
     badge: row.offline ? OFFLINE_MODEL_LABEL : null,
     trajectories: c.agentTrajectories + c.emulatorTrajectories + c.evaluatorTrajectories,
     calls: c.calls,
