@@ -20,6 +20,9 @@ export const PERMISSIONS = {
   "data:import": ["ADMIN", "RESEARCHER"],
   "run:read": STAFF,
   "run:create": ["ADMIN", "RESEARCHER"],
+  // Scoring stored trajectories again (evaluation runs) and controlling those runs: researchers
+  // and up — a PI checks a judge this way without starting episode runs.
+  "evaluation:create": ["ADMIN", "RESEARCHER", "PI"],
   // Anyone may label, but only in campaigns they are invited to (checked per campaign); what
   // they see there is blinded whatever their role.
   "annotation:label": ["ANNOTATOR", "RESEARCHER", "PI", "ADMIN"],
@@ -31,6 +34,8 @@ export const PERMISSIONS = {
   "endpoint:manage": ["ADMIN"],
   "user:manage": ["ADMIN"],
   "audit:read": ["ADMIN"],
+  // One's own account: "sign out everywhere".
+  "account:own": ROLES,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
