@@ -29,6 +29,28 @@ export function ImportReportView({ report }: { report: ImportReport }) {
           <CountRow label="Evaluations" c={report.evaluations} extra={report.evaluations.unparsed ? `${report.evaluations.unparsed} with an unparsed score (kept without a score)` : undefined} />
         </tbody>
       </table>
+      {report.runs.length > 0 && (
+        <table className="min-w-full divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white text-sm" data-testid="import-runs">
+          <caption className="px-3 py-1.5 text-left text-xs text-slate-500">
+            Agent runs in these files. A tag after the evaluator in a file name (e.g. <code>_int4_</code>) belongs to the agent run and is shown as “agent · tag”.
+          </caption>
+          <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+            <tr><th className="px-3 py-1.5 text-left">Agent run</th><th className="px-3 py-1.5 text-left">Tag</th><th className="px-3 py-1.5 text-left">Emulator</th><th className="px-3 py-1.5 text-right">Trajectories</th><th className="px-3 py-1.5 text-right">Files</th><th className="px-3 py-1.5 text-left">Evaluators</th></tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {report.runs.map((r) => (
+              <tr key={`${r.agentModel}|${r.emulatorModel}`}>
+                <td className="px-3 py-1.5 font-medium text-slate-800">{r.agentModel}</td>
+                <td className="px-3 py-1.5 text-slate-600">{r.runTag ?? "—"}</td>
+                <td className="px-3 py-1.5 text-slate-600">{r.emulatorModel}</td>
+                <td className="px-3 py-1.5 text-right tabular-nums">{r.trajectories}</td>
+                <td className="px-3 py-1.5 text-right tabular-nums text-slate-500">{r.files}</td>
+                <td className="px-3 py-1.5 text-slate-600">{r.evaluators.length ? r.evaluators.join(", ") : "none"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       {report.issues.length > 0 && (
         <div className="rounded-lg border border-rose-200 bg-rose-50 p-4" role="alert">
           <p className="text-sm font-medium text-rose-800">

@@ -43,10 +43,28 @@ export interface FileSummary {
   agentModel?: string | null;
   emulatorModel?: string | null;
   evaluatorModel?: string | null;
+  /** The run tag read from the file name ("int4"); it is part of agentModel. */
+  runTag?: string | null;
+}
+
+/** One agent run (agent label × emulator) among the imported trajectory files. */
+export interface AgentRunSummary {
+  agentModel: string;
+  emulatorModel: string;
+  /** The tag read from the file names ("int4"), when the run had one. */
+  runTag: string | null;
+  /** Trajectory files of the run (the same file in two judges' folders counts twice). */
+  files: number;
+  /** Distinct trajectories of the run. */
+  trajectories: number;
+  /** Evaluators whose files pair with the run's trajectory files, sorted. */
+  evaluators: string[];
 }
 
 export interface ImportReport {
   files: FileSummary[];
+  /** The agent runs the trajectory files make up, so a reader sees how runs were told apart. */
+  runs: AgentRunSummary[];
   toolkits: Counts & { changedNames: string[] };
   tools: number;
   cases: Counts & { changedNames: string[] };
@@ -70,6 +88,7 @@ export interface TrajectoryFilePlan {
   mtimeMs: number;
   agentModel: string;
   emulatorModel: string;
+  runTag: string | null;
   /** Per line number: the trajectory's content hash (valid lines only). */
   hashes: Map<number, string>;
   /** Line numbers of all non-blank lines in order: an evaluation's eval_id indexes these. */
@@ -93,6 +112,8 @@ export interface ImportAnalysis {
   trajectoryFiles: TrajectoryFilePlan[];
   evaluationFiles: EvaluationFilePlan[];
   newTrajectoryHashes: Set<string>;
+  /** Stored trajectories (by hash) whose agent / emulator label this import changes. */
+  relabel: Map<string, { agentModel: string; emulatorModel: string; from: string }>;
 }
 
 const emptyCounts = (): Counts => ({ new: 0, unchanged: 0, changed: 0 });
@@ -112,6 +133,23 @@ function classifyJson(elements: { value: unknown }[]): "toolkits" | "cases" | nu
   return null;
 }
 
+/** The trajectory files grouped into agent runs, sorted by agent label (code-unit order). */
+function agentRuns(plans: TrajectoryFilePlan[], evaluators: Map<TrajectoryFilePlan, Set<string>>): AgentRunSummary[] {
+  const runs = new Map<string, { run: AgentRunSummary; hashes: Set<string>; evaluators: Set<string> }>();
+  for (const p of plans) {
+    const key = `${p.agentModel}\u0000${p.emulatorModel}`;
+    const r = runs.get(key) ?? { run: { agentModel: p.agentModel, emulatorModel: p.emulatorModel, runTag: p.runTag, files: 0, trajectories: 0, evaluators: [] }, hashes: new Set<string>(), evaluators: new Set<string>() };
+    r.run.files++;
+    for (const h of p.hashes.values()) r.hashes.add(h);
+    for (const e of evaluators.get(p) ?? []) r.evaluators.add(e);
+    runs.set(key, r);
+  }
+  const byName = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+  return [...runs.values()]
+    .map(({ run, hashes, evaluators: ev }) => ({ ...run, trajectories: hashes.size, evaluators: [...ev].sort(byName) }))
+    .sort((x, y) => byName(x.agentModel, y.agentModel) || byName(x.emulatorModel, y.emulatorModel));
+}
+
 export async function analyzeImport(db: Db, files: SourceFile[], opts: AnalyzeOptions = {}): Promise<ImportAnalysis> {
   const issues: ImportIssue[] = [];
   const summaries: FileSummary[] = [];
@@ -124,6 +162,8 @@ export async function analyzeImport(db: Db, files: SourceFile[], opts: AnalyzeOp
   const trajectoryFiles = new Map<string, TrajectoryFilePlan>();
   const evalSources: { file: SourceFile; role: "safety" | "helpfulness"; prefix: string; evaluator: string | null }[] = [];
   const caseRefs: { caseName: string; file: string; line: number }[] = [];
+  /** Trajectory hash → the agent run it was first seen in. */
+  const runOfHash = new Map<string, { agentModel: string; emulatorModel: string; where: string }>();
   const bytesTotal = files.reduce((n, f) => n + statSync(f.path).size, 0);
   let bytesDone = 0;
   const progress = (file: string, n: number) => {
@@ -208,7 +248,7 @@ export async function analyzeImport(db: Db, files: SourceFile[], opts: AnalyzeOp
       continue;
     }
     const st = statSync(f.path);
-    const plan: TrajectoryFilePlan = { file: f, size: st.size, mtimeMs: st.mtimeMs, agentModel: agentModel ?? "", emulatorModel: emulatorModel ?? "", hashes: new Map(), recordLines: [] };
+    const plan: TrajectoryFilePlan = { file: f, size: st.size, mtimeMs: st.mtimeMs, agentModel: agentModel ?? "", emulatorModel: emulatorModel ?? "", runTag: parsed.runTag, hashes: new Map(), recordLines: [] };
     let records = 0;
     for await (const l of readJsonl(f, (n) => progress(f.name, n))) {
       if (l.issue) issues.push(l.issue);
@@ -227,17 +267,31 @@ export async function analyzeImport(db: Db, files: SourceFile[], opts: AnalyzeOp
         continue;
       }
       plan.hashes.set(l.line, row.contentHash);
+      // The same trajectory under two agent runs would be stored once, under the first: refuse,
+      // since it means the names (or the labels given) do not tell the runs apart.
+      const owner = runOfHash.get(row.contentHash);
+      if (owner && (owner.agentModel !== plan.agentModel || owner.emulatorModel !== plan.emulatorModel)) {
+        issues.push({
+          file: f.name,
+          line: l.line,
+          field: null,
+          message: `the same trajectory is in ${owner.where} under agent ${owner.agentModel} (emulator ${owner.emulatorModel}), here under agent ${plan.agentModel} (emulator ${plan.emulatorModel}); a trajectory belongs to one agent run: check the file names or the model labels`,
+        });
+      } else if (!owner) {
+        runOfHash.set(row.contentHash, { agentModel: plan.agentModel, emulatorModel: plan.emulatorModel, where: `${f.name}:${l.line}` });
+      }
       caseRefs.push({ caseName: row.caseName, file: f.name, line: l.line });
     }
     if (records === 0) issues.push({ file: f.name, line: null, field: null, message: "the file has no trajectories" });
     trajectoryFiles.set(parsed.prefix, plan);
-    summaries.push({ name: f.name, kind: "trajectories", records, prefix: parsed.prefix, agentModel, emulatorModel });
+    summaries.push({ name: f.name, kind: "trajectories", records, prefix: parsed.prefix, agentModel, emulatorModel, runTag: parsed.runTag });
   }
 
   const evaluationFiles: EvaluationFilePlan[] = [];
   const evalKeys = new Map<string, { hash: string; where: string }>();
   const evalHashes: { key: string; trajectoryHash: string; kind: "SAFETY" | "HELPFULNESS"; evaluator: string; hash: string; plan: EvaluationFilePlan; line: number }[] = [];
   let unparsed = 0;
+  const pairedEvaluators = new Map<TrajectoryFilePlan, Set<string>>();
   for (const src of evalSources) {
     const traj = trajectoryFiles.get(src.prefix);
     const kind = src.role === "safety" ? "SAFETY" : "HELPFULNESS";
@@ -289,6 +343,7 @@ export async function analyzeImport(db: Db, files: SourceFile[], opts: AnalyzeOp
     }
     if (records === 0) issues.push({ file: src.file.name, line: null, field: null, message: "the file has no evaluations" });
     evaluationFiles.push(plan);
+    pairedEvaluators.set(traj, (pairedEvaluators.get(traj) ?? new Set()).add(src.evaluator));
     summaries.push({ name: src.file.name, kind: src.role, records, prefix: src.prefix, evaluatorModel: src.evaluator });
   }
 
@@ -316,6 +371,7 @@ export async function analyzeImport(db: Db, files: SourceFile[], opts: AnalyzeOp
   // Compare with what is stored.
   const report: ImportReport = {
     files: summaries,
+    runs: agentRuns([...trajectoryFiles.values()], pairedEvaluators),
     toolkits: { ...emptyCounts(), changedNames: [] },
     tools: 0,
     cases: { ...emptyCounts(), changedNames: [] },
@@ -343,12 +399,23 @@ export async function analyzeImport(db: Db, files: SourceFile[], opts: AnalyzeOp
 
   const allHashes = new Set<string>();
   for (const f of trajectoryFiles.values()) for (const h of f.hashes.values()) allHashes.add(h);
-  const storedTrajectories = new Map(
-    (await inChunks([...allHashes], (chunk) => db.trajectory.findMany({ where: { contentHash: { in: chunk } }, select: { id: true, contentHash: true } }))).map((t) => [t.contentHash, t.id]),
+  const stored = await inChunks([...allHashes], (chunk) =>
+    db.trajectory.findMany({ where: { contentHash: { in: chunk } }, select: { id: true, contentHash: true, agentModel: true, emulatorModel: true } }),
   );
+  const storedTrajectories = new Map(stored.map((t) => [t.contentHash, t.id]));
   const newTrajectoryHashes = new Set([...allHashes].filter((h) => !storedTrajectories.has(h)));
+  // A stored trajectory whose agent run is labelled differently now (e.g. imported before run
+  // tags were read from file names) is a change: relabelled once confirmed.
+  const relabel = new Map<string, { agentModel: string; emulatorModel: string; from: string }>();
+  for (const t of stored) {
+    const now = runOfHash.get(t.contentHash);
+    if (now && (now.agentModel !== t.agentModel || now.emulatorModel !== t.emulatorModel)) {
+      relabel.set(t.contentHash, { agentModel: now.agentModel, emulatorModel: now.emulatorModel, from: `${t.agentModel} (emulator ${t.emulatorModel})` });
+    }
+  }
   report.trajectories.new = newTrajectoryHashes.size;
-  report.trajectories.unchanged = allHashes.size - newTrajectoryHashes.size;
+  report.trajectories.changed = relabel.size;
+  report.trajectories.unchanged = allHashes.size - newTrajectoryHashes.size - relabel.size;
 
   const storedEvals = new Map<string, string>();
   const storedIds = [...storedTrajectories.values()];
@@ -370,5 +437,6 @@ export async function analyzeImport(db: Db, files: SourceFile[], opts: AnalyzeOp
     trajectoryFiles: [...trajectoryFiles.values()],
     evaluationFiles,
     newTrajectoryHashes,
+    relabel,
   };
 }

@@ -69,5 +69,5 @@ async function analyseAndApply(db: Db, files: SourceFile[], opts: RunImportOptio
 
 function emptyReport(issues: ImportReport["issues"]): ImportReport {
   const c = { new: 0, unchanged: 0, changed: 0 };
-  return { files: [], toolkits: { ...c, changedNames: [] }, tools: 0, cases: { ...c, changedNames: [] }, trajectories: { ...c }, evaluations: { ...c, unparsed: 0 }, issues };
+  return { files: [], runs: [], toolkits: { ...c, changedNames: [] }, tools: 0, cases: { ...c, changedNames: [] }, trajectories: { ...c }, evaluations: { ...c, unparsed: 0 }, issues };
 }

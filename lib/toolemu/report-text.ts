@@ -1,9 +1,16 @@
 // The import report as plain text, for the CLI (the import page renders the same report).
-import type { ImportReport } from "./analyze";
+import type { AgentRunSummary, ImportReport } from "./analyze";
 import { formatIssue } from "./issues";
 import type { ApplyResult } from "./apply";
 
 const counts = (c: { new: number; unchanged: number; changed: number }) => `${c.new} new, ${c.unchanged} unchanged, ${c.changed} changed`;
+
+/** "Qwen/Qwen3-32B · int4 (tag int4 from the file names), emulator …: 15 trajectories in 2 files; evaluators A, B" */
+export function runLine(r: AgentRunSummary): string {
+  const tag = r.runTag ? ` (tag ${r.runTag} from the file names)` : "";
+  const evaluators = r.evaluators.length ? `evaluators ${r.evaluators.join(", ")}` : "no evaluations";
+  return `${r.agentModel}${tag}, emulator ${r.emulatorModel}: ${r.trajectories} trajectories in ${r.files} file${r.files === 1 ? "" : "s"}; ${evaluators}`;
+}
 
 export function reportText(report: ImportReport, written: ApplyResult | null, changes: string[], maxIssues = 50): string {
   const lines: string[] = [];
@@ -25,6 +32,10 @@ export function reportText(report: ImportReport, written: ApplyResult | null, ch
   for (const f of shown) {
     const models = [f.agentModel && `agent ${f.agentModel}`, f.emulatorModel && `emulator ${f.emulatorModel}`, f.evaluatorModel && `evaluator ${f.evaluatorModel}`].filter(Boolean).join(", ");
     lines.push(`  ${f.name}: ${f.records} ${f.kind === "toolkits" ? "toolkits" : f.kind === "cases" ? "cases" : f.kind === "trajectories" ? "trajectories" : `${f.kind} evaluations`}${models ? ` (${models})` : ""}`);
+  }
+  if (report.runs.length) {
+    lines.push(`Agent runs (${report.runs.length}):`);
+    for (const r of report.runs) lines.push(`  ${runLine(r)}`);
   }
   lines.push(`Toolkits:     ${counts(report.toolkits)} (${report.tools} tools)`);
   lines.push(`Cases:        ${counts(report.cases)}`);
