@@ -1,16 +1,11 @@
 // All labels of a campaign as CSV or JSONL, unblinded (for researchers and PIs), with the
 // annotator as user id or pseudonym (A1, A2, … in order of first submission) as the campaign says.
 import type { Db } from "@/lib/db/client";
+import { csvLine, type CsvCellValue } from "@/lib/csv/cell";
 import { AppError } from "@/lib/errors";
 import { parseLabelSchema, scoreOf, type LabelValues } from "./label-schema";
 
 export type LabelExportFormat = "csv" | "jsonl";
-
-function csvCell(v: unknown): string {
-  let s = v === null || v === undefined ? "" : typeof v === "string" ? v : String(v);
-  if (/^[=+\-@]/.test(s)) s = `'${s}`; // keep spreadsheets from running it as a formula
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
 
 export async function exportLabels(db: Db, campaignId: string, format: LabelExportFormat): Promise<string> {
   const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: { id: true, name: true, pseudonymize: true, labelSchema: true } });
@@ -54,5 +49,6 @@ export async function exportLabels(db: Db, campaignId: string, format: LabelExpo
   });
   if (format === "jsonl") return records.map((r) => JSON.stringify(r)).join("\n") + (records.length ? "\n" : "");
   const header = records[0] ? Object.keys(records[0]) : ["campaign_id", "item_id", "trajectory_id", "annotator", ...schema.fields.map((f) => f.key)];
-  return [header.join(","), ...records.map((r) => header.map((h) => csvCell((r as Record<string, unknown>)[h])).join(","))].join("\r\n") + "\r\n";
+  // Header names go through the same cell writer: field keys come from the campaign's label schema.
+  return csvLine(header) + records.map((r) => csvLine(header.map((h) => (r as Record<string, CsvCellValue>)[h]))).join("");
 }

@@ -13,16 +13,16 @@
 // A CsvRow is a flat object of cells (string | number | boolean | null | undefined; null and
 // undefined become empty cells). Without `columns`, the header is the union of the rows' keys in
 // first-seen order. Cells are written RFC 4180-style with formula-injection protection
-// (lib/toolemu/export.ts csvCell); numbers are written in full precision.
+// (lib/csv/cell.ts csvCell); numbers are written in full precision.
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import { csvLine } from "@/lib/toolemu/export";
+import { csvLine, type CsvCellValue } from "@/lib/csv/cell";
 import type { DashboardFilter } from "./filters";
 import { EVALUATORS_CSV_COLUMNS, evaluatorsCsv } from "./evaluators";
 import { AGENTS_CSV_COLUMNS, agentsCsv } from "./agents";
 import { AGREEMENT_CSV_COLUMNS, EMULATOR_CSV_COLUMNS, FAILURES_CSV_COLUMNS, agreementCsv, emulatorCsv, failuresCsv } from "./human-csv";
 
-export type CsvCellValue = string | number | boolean | null | undefined;
+export type { CsvCellValue };
 export type CsvRow = Record<string, CsvCellValue>;
 
 export interface CsvPanel {

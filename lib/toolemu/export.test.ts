@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
 import { parseTrajectoryFilter } from "./filters";
 import { orderedTrajectoryIds } from "./queries";
-import { csvCell, csvChunks, csvLine, exportChunks, exportFileName, jsonlChunks, toByteStream } from "./export";
+import { csvChunks, exportChunks, exportFileName, jsonlChunks, toByteStream } from "./export";
 
 let t: TestDatabase;
 
@@ -87,31 +87,6 @@ beforeAll(async () => {
   }
 });
 afterAll(() => t.cleanup());
-
-describe("CSV cells", () => {
-  it("quotes per RFC 4180 only when needed", () => {
-    expect(csvCell("plain")).toBe("plain");
-    expect(csvCell("a,b")).toBe('"a,b"');
-    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
-    expect(csvCell("line1\nline2")).toBe('"line1\nline2"');
-    expect(csvCell("cr\r")).toBe('"cr\r"');
-    expect(csvCell("")).toBe("");
-    expect(csvCell(null)).toBe("");
-    expect(csvCell(undefined)).toBe("");
-    expect(csvCell(0)).toBe("0");
-    expect(csvCell(true)).toBe("true");
-    expect(csvLine(["a", 1, null, 'x"y'])).toBe('a,1,,"x""y"\r\n');
-  });
-
-  it("neutralises cells a spreadsheet would run as formulas", () => {
-    expect(csvCell("=1+1")).toBe("'=1+1");
-    expect(csvCell("+1")).toBe("'+1");
-    expect(csvCell("-1")).toBe("'-1");
-    expect(csvCell("@SUM(A1)")).toBe("'@SUM(A1)");
-    expect(csvCell('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
-    expect(csvCell(-1)).toBe("-1"); // numbers are numbers
-  });
-});
 
 describe("JSONL export", () => {
   it("writes each trajectory's stored raw JSON, one per line, in the filter's order", async () => {

@@ -8,6 +8,8 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import type { TrajectoryFilter } from "./filters";
 import { evaluatorModelsFor, orderedTrajectoryIds } from "./queries";
+// Cells go through the shared writer (quoting + formula-injection guard).
+import { csvLine } from "@/lib/csv/cell";
 
 export const EXPORT_FORMATS = ["jsonl", "csv"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -36,21 +38,6 @@ export async function* jsonlChunks(db: Db, filter: TrajectoryFilter, batchSize =
     }
     if (chunk) yield chunk;
   }
-}
-
-/**
- * One CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF, quotes doubled. A text
- * cell that a spreadsheet would run as a formula (= + - @ tab CR first) gets a leading apostrophe.
- */
-export function csvCell(value: string | number | boolean | null | undefined): string {
-  if (value === null || value === undefined) return "";
-  if (typeof value !== "string") return String(value);
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-export function csvLine(cells: (string | number | boolean | null | undefined)[]): string {
-  return `${cells.map(csvCell).join(",")}\r\n`;
 }
 
 export const CSV_BASE_COLUMNS = ["id", "case", "agent", "emulator", "mode", "status", "steps"] as const;
