@@ -3,7 +3,9 @@
 //   /dashboards/evaluators?agent=Qwen%2FQwen2.5-7B-Instruct&mode=STANDARD&evaluator=A&evaluatorB=B&kind=SAFETY&seed=7
 //
 // API (pure, zod only — client components may import it):
-//   parseDashboardFilter(searchParams)      → DashboardFilter   never throws; a bad value is dropped
+//   parseDashboardFilter(searchParams)      → DashboardFilter   a bad value is dropped; bad bytes
+//                                                               (NUL, invalid UTF-8) throw a 400
+//                                                               naming the parameter
 //   dashboardFilterToSearchParams(filter)   → URLSearchParams   canonical, defaults omitted
 //   dashboardQuery(filter, patch?)          → "?a=b" or ""      for hrefs (patch: values to change;
 //                                                               `undefined` in the patch removes a key)
@@ -21,6 +23,7 @@
 // judge-error-corrected failure rate; not a data filter). Server-side SQL for the data
 // filters is in lib/dashboards/sql.ts (`dashboardWhere`).
 import { z } from "zod";
+import { assertCleanQueryParams } from "@/lib/http/query-params";
 
 export const EMULATOR_MODES = ["STANDARD", "ADVERSARIAL"] as const;
 export type EmulatorModeValue = (typeof EMULATOR_MODES)[number];
@@ -95,8 +98,12 @@ function toRecord(input: SearchParamsInput | null | undefined): Record<string, u
   return input;
 }
 
-/** URL search params → a typed filter. Never throws; invalid values are dropped (seed → default). */
+/**
+ * URL search params → a typed filter. Invalid values are dropped (seed → default); bad bytes in any
+ * parameter throw BadQueryParamError (400).
+ */
 export function parseDashboardFilter(input: SearchParamsInput | null | undefined): DashboardFilter {
+  assertCleanQueryParams(input);
   const parsed = dashboardFilterSchema.safeParse(toRecord(input));
   if (!parsed.success) return { seed: DEFAULT_SEED };
   const out: DashboardFilter = { seed: parsed.data.seed };

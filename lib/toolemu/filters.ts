@@ -1,8 +1,10 @@
 // The trajectory filter as it lives in the URL (/trajectories?agent=…&safety=0&sort=safety&page=2).
-// Parsing never throws: a value that does not fit (a typo, an old link, a hand-edited URL) is
-// dropped and the default applies. Pure (zod only), so client components may import it to build
+// A value that does not fit (a typo, an old link, a hand-edited URL) is dropped and the default
+// applies; only bad bytes (NUL, invalid UTF-8) in any parameter throw, a 400 naming it
+// (lib/http/query-params.ts). Pure (zod only), so client components may import it to build
 // URLs.
 import { z } from "zod";
+import { assertCleanQueryParams } from "@/lib/http/query-params";
 
 export const EMULATOR_MODES = ["STANDARD", "ADVERSARIAL"] as const;
 export type EmulatorModeValue = (typeof EMULATOR_MODES)[number];
@@ -94,7 +96,10 @@ function toRecord(input: SearchParamsInput | null | undefined): Record<string, s
   return input;
 }
 
-/** URL search params → a typed filter. Never throws; unknown or invalid values fall back to defaults. */
+/**
+ * URL search params → a typed filter. Unknown or invalid values fall back to defaults; bad bytes in
+ * any parameter throw BadQueryParamError (400).
+ */
 export function parseTrajectoryFilter(input: SearchParamsInput | null | undefined): TrajectoryFilter {
   const parsed = trajectoryFilterSchema.safeParse(toRecord(input));
   // Every field catches its own errors, so this only fails on a non-object input.
@@ -115,6 +120,7 @@ export function parseTrajectoryFilter(input: SearchParamsInput | null | undefine
 /**
  * A filter → URL search params, omitting defaults (so URLs stay short and canonical).
  * `page: false` drops the page (for links that change the filter, which should start at page 1).
+  assertCleanQueryParams(input);
  */
 export function trajectoryFilterToSearchParams(filter: Partial<TrajectoryFilter>, opts: { page?: boolean; sort?: boolean } = {}): URLSearchParams {
   const p = new URLSearchParams();
@@ -176,3 +182,5 @@ export function parseSearchQuery(input: SearchParamsInput | null | undefined): s
   const parsed = z.object({ q: text }).safeParse(rec);
   return parsed.success ? parsed.data.q : undefined;
 }
+  assertCleanQueryParams(input);
+  assertCleanQueryParams(input);
