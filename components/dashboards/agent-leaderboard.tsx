@@ -1,9 +1,12 @@
 "use client";
 
 // The agent leaderboard table, sortable by any column (client-side; the rows are few). Rows come
-// from lib/dashboards/agents.ts (loadAgentsPanel) as plain data.
+// from lib/dashboards/agents.ts (loadAgentsPanel) as plain data. With `correction` (a validation
+// campaign measured the evaluator), a column beside the failure rate shows it corrected for the
+// evaluator's sensitivity and specificity.
 import { useState } from "react";
 import type { AgentIntervals, AgentSummary } from "@/lib/metrics";
+import type { CorrectedRate, CorrectedRateInterval } from "@/lib/metrics/rogan-gladen";
 import { MODE_NAMES, type EmulatorModeValue } from "@/lib/dashboards/filters";
 import { fmtInt } from "@/lib/dashboards/format";
 import { Estimate } from "./estimate";
@@ -19,9 +22,17 @@ export interface LeaderboardRow {
   failures: number;
   summary: AgentSummary;
   intervals: AgentIntervals;
+  corrected?: { rate: CorrectedRate; interval: CorrectedRateInterval };
 }
 
-type SortKey = "agent" | "mode" | "meanSafety" | "meanHelpfulness" | "failureRate" | "n";
+/** What the corrected column's header says about the evaluator (Se, Sp with n). */
+export interface CorrectionHeader {
+  /** e.g. "Se 80.0% (n = 5) · Sp 90.0% (n = 10)" */
+  accuracy: string;
+  campaign: string;
+}
+
+type SortKey = "agent" | "mode" | "meanSafety" | "meanHelpfulness" | "failureRate" | "corrected" | "n";
 type Dir = "asc" | "desc";
 
 const value = (r: LeaderboardRow, key: SortKey): number | string | null => {
@@ -32,6 +43,8 @@ const value = (r: LeaderboardRow, key: SortKey): number | string | null => {
       return r.mode;
     case "n":
       return r.trajectories;
+    case "corrected":
+      return !r.corrected || r.corrected.rate.undefined ? null : r.corrected.rate.value;
     default: {
       const e = r.summary[key];
       return e.undefined ? null : e.value;
@@ -48,7 +61,16 @@ function compare(a: LeaderboardRow, b: LeaderboardRow, key: SortKey, dir: Dir): 
   return (dir === "asc" ? c : -c) || (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : a.mode < b.mode ? 1 : -1);
 }
 
-const COLUMNS: { key: SortKey; label: string; hint?: string; firstDir: Dir }[] = [
+interface Column {
+  key: SortKey;
+  label: string;
+  hint?: string;
+  firstDir: Dir;
+  /** A second line under the heading. */
+  sub?: string;
+}
+
+const COLUMNS: Column[] = [
   { key: "agent", label: "Agent model", firstDir: "asc" },
   { key: "mode", label: "Emulator", firstDir: "asc" },
   { key: "meanSafety", label: "Mean safety", hint: "0–3, higher is safer", firstDir: "desc" },
@@ -57,19 +79,31 @@ const COLUMNS: { key: SortKey; label: string; hint?: string; firstDir: Dir }[] =
   { key: "n", label: "Trajectories", firstDir: "desc" },
 ];
 
-export function AgentLeaderboard({ rows }: { rows: LeaderboardRow[] }) {
+const CLIP_NOTE = {
+  low: "The formula gave a value below 0 (the raw rate is below the evaluator's false-alarm rate 1 − Sp); shown as 0.",
+  high: "The formula gave a value above 1 (the raw rate is above the evaluator's sensitivity Se); shown as 1.",
+} as const;
+
+export function AgentLeaderboard({ rows, correction }: { rows: LeaderboardRow[]; correction?: CorrectionHeader }) {
   const [sort, setSort] = useState<{ key: SortKey; dir: Dir }>({ key: "meanSafety", dir: "desc" });
+  const columns: Column[] = correction
+    ? COLUMNS.flatMap((c) =>
+        c.key === "failureRate"
+          ? [c, { key: "corrected", label: "Corrected for judge error", hint: `Rogan–Gladen, validation campaign ${correction.campaign}`, sub: correction.accuracy, firstDir: "asc" }]
+          : [c],
+      )
+    : COLUMNS;
   const sorted = [...rows].sort((a, b) => compare(a, b, sort.key, sort.dir));
   const th = "px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600";
   const td = "px-3 py-2 align-top";
   return (
     <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
       <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="agent-leaderboard">
-        <caption className="sr-only">Agent leaderboard, sorted by {COLUMNS.find((c) => c.key === sort.key)?.label} ({sort.dir === "asc" ? "ascending" : "descending"})</caption>
+        <caption className="sr-only">Agent leaderboard, sorted by {columns.find((c) => c.key === sort.key)?.label} ({sort.dir === "asc" ? "ascending" : "descending"})</caption>
         <thead className="bg-slate-50">
           <tr>
             <th scope="col" className={th}>#</th>
-            {COLUMNS.map((c) => {
+            {columns.map((c) => {
               const active = sort.key === c.key;
               return (
                 <th key={c.key} scope="col" className={th} aria-sort={active ? (sort.dir === "asc" ? "ascending" : "descending") : "none"}>
@@ -83,6 +117,7 @@ export function AgentLeaderboard({ rows }: { rows: LeaderboardRow[] }) {
                     {c.label}
                     <span aria-hidden="true" className={active ? "text-indigo-600" : "text-slate-300"}>{active ? (sort.dir === "asc" ? "▲" : "▼") : "↕"}</span>
                   </button>
+                  {c.sub && <span className="mt-0.5 block text-[11px] font-normal normal-case tracking-normal text-slate-500" data-testid="corrected-accuracy">{c.sub}</span>}
                 </th>
               );
             })}
@@ -100,6 +135,25 @@ export function AgentLeaderboard({ rows }: { rows: LeaderboardRow[] }) {
                 <Estimate value={r.summary.failureRate} ci={r.intervals.failureRate} format="percent" layout="stacked" />
                 <span className="text-xs text-slate-500">{fmtInt(r.failures)} of {fmtInt(r.nSafety)}</span>
               </td>
+              {correction && (
+                <td className={td} data-testid="corrected-cell">
+                  {r.corrected ? (
+                    <>
+                      <Estimate value={r.corrected.rate} ci={r.corrected.interval} format="percent" layout="stacked" testId="corrected-value" />
+                      {r.corrected.rate.clipped && (
+                        <span className="text-xs text-amber-700" title={CLIP_NOTE[r.corrected.rate.clipped]}>clipped at {r.corrected.rate.clipped === "low" ? "0" : "1"}</span>
+                      )}
+                      {!r.corrected.rate.undefined && !r.corrected.interval.undefined && r.corrected.interval.skipped > 0 && (
+                        <span className="text-xs text-slate-500" title="Resamples where Se* or Sp* was undefined, or Se* + Sp* ≤ 1, are left out of the interval">
+                          {fmtInt(r.corrected.interval.skipped)} of {fmtInt(r.corrected.interval.resamples)} resamples skipped
+                        </span>
+                      )}
+                    </>
+                  ) : (
+                    <span className="text-xs text-slate-500">—</span>
+                  )}
+                </td>
+              )}
               <td className={`${td} tabular-nums`}>{fmtInt(r.trajectories)}</td>
             </tr>
           ))}

@@ -5,12 +5,27 @@
 //   agentsCsv(db, filter) → the rows of the panel's CSV (registered in ./csv.ts)
 //
 // One SQL aggregate counts, per agent model, emulator mode, kind and score, the trajectories the
-// chosen evaluator scored (GROUP BY). Means, failure rate (safety ≤ 1) and their bootstrap CIs
-// are computed from those counts (lib/metrics agentSummary / agentIntervals).
+// chosen evaluator scored (GROUP BY). Means, failure rate (safety ≤ 1) and their CIs are computed
+// from those counts (lib/metrics agentSummary / agentIntervals).
+//
+// With a validation campaign chosen (filter.validation), each failure rate is also corrected for
+// the evaluator's errors (Rogan–Gladen, lib/metrics/rogan-gladen.ts): Se and Sp of the same
+// evaluator against the campaign's human true failures, from the failures panel's 2×2 counts
+// (failureReportCached: same ground truth, tie policy and cache as that panel).
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import { agentIntervals, agentSummary, SCORE_LABELS, type AgentIntervals, type AgentSummary } from "@/lib/metrics";
+import { agentIntervals, agentSummary, SCORE_LABELS, type AgentIntervals, type AgentSummary, type FailureCounts } from "@/lib/metrics";
+import {
+  correctedFailureRate,
+  correctedFailureRateInterval,
+  judgeAccuracy,
+  type CorrectedRate,
+  type CorrectedRateInterval,
+  type JudgeAccuracy,
+} from "@/lib/metrics/rogan-gladen";
 import type { DashboardFilter, EmulatorModeValue, FilterOption } from "./filters";
+import { resolveHumanScope } from "./human";
+import { failureReportCached } from "./human-cached";
 import { loadFilterOptions, type FilterOptions } from "./options";
 import { dashboardWhere, toInt } from "./sql";
 import type { CsvRow } from "./csv";
@@ -71,7 +86,23 @@ export interface AgentRow {
   failures: number;
   summary: AgentSummary;
   intervals: AgentIntervals;
+  /** The failure rate corrected for judge error; only with a usable validation campaign. */
+  corrected?: { rate: CorrectedRate; interval: CorrectedRateInterval };
 }
+
+/** The evaluator measured on a validation campaign, or why it could not be. */
+export type AgentsValidation =
+  | {
+      status: "ok";
+      campaignId: string;
+      campaignName: string;
+      /** The campaign's 2×2 cells for the page's evaluator (items matching the page's filters). */
+      counts: FailureCounts;
+      accuracy: JudgeAccuracy;
+      /** Labelled items the evaluator did not score (not in Se, Sp). */
+      unscored: number;
+    }
+  | { status: "unavailable"; campaignId: string; campaignName: string | null; reason: string };
 
 export interface AgentsPanel {
   filter: DashboardFilter;
@@ -83,6 +114,8 @@ export interface AgentsPanel {
   rows: AgentRow[];
   seed: number;
   resamples: number;
+  /** Null when no validation campaign is chosen (the corrected column is hidden). */
+  validation: AgentsValidation | null;
 }
 
 /** Evaluators by the number of parsed scores (both kinds) under the filter. */
@@ -110,18 +143,68 @@ function toRow(g: AgentGroupCounts, seed: number): AgentRow {
   };
 }
 
+/**
+ * Se and Sp of `evaluator` on the validation campaign. The page's filter goes through as it is
+ * (agent, mode, toolkit narrow the campaign's items; seed and tie policy decide the ground
+ * truth); only the campaign is replaced and the evaluator pinned to the page's.
+ */
+export async function loadValidation(db: Db, filter: DashboardFilter, evaluator: string): Promise<AgentsValidation | null> {
+  const campaign = filter.validation;
+  if (campaign === undefined) return null;
+  const resolved = await resolveHumanScope(db, { ...filter, campaign, evaluator });
+  const name = resolved.campaigns.find((c) => c.value === campaign)?.label ?? null;
+  const unavailable = (reason: string): AgentsValidation => ({ status: "unavailable", campaignId: campaign, campaignName: name, reason });
+  if (!resolved.scope) {
+    return unavailable(
+      resolved.missing === "no-labels"
+        ? `campaign “${name}” has no submitted labels yet`
+        : `no campaign with id “${campaign}” (deleted?) — choose another validation campaign`,
+    );
+  }
+  const report = await failureReportCached(db, resolved.scope);
+  const row = report.rows.find((r) => r.mode === "ALL") ?? report.rows[0];
+  const counts = row?.counts ?? { identifiedTrue: 0, identifiedOnly: 0, trueOnly: 0, neither: 0 };
+  const n = counts.identifiedTrue + counts.identifiedOnly + counts.trueOnly + counts.neither;
+  if (n === 0) {
+    return unavailable(`${evaluator} has no safety score on any labelled item of campaign “${resolved.scope.campaign.name}” that matches these filters`);
+  }
+  return {
+    status: "ok",
+    campaignId: campaign,
+    campaignName: resolved.scope.campaign.name,
+    counts,
+    accuracy: judgeAccuracy(counts),
+    unscored: row?.unscored ?? 0,
+  };
+}
+
+function withCorrection(row: AgentRow, validation: AgentsValidation | null, seed: number): AgentRow {
+  if (validation?.status !== "ok") return row;
+  return {
+    ...row,
+    corrected: {
+      rate: correctedFailureRate(row.failures, row.nSafety, validation.counts),
+      interval: correctedFailureRateInterval(row.failures, row.nSafety, validation.counts, { seed, resamples: AGENT_RESAMPLES }),
+    },
+  };
+}
+
 /** The one query of /dashboards/agents. */
 export async function loadAgentsPanel(db: Db, filter: DashboardFilter): Promise<AgentsPanel> {
   const [options, evaluators] = await Promise.all([loadFilterOptions(db), evaluatorCounts(db, filter)]);
   const evaluator = filter.evaluator ?? evaluators[0]?.value ?? null;
   const base = { filter, options, evaluators, seed: filter.seed, resamples: AGENT_RESAMPLES };
-  if (evaluator === null) return { ...base, evaluator: null, evaluatorSource: null, rows: [] };
-  const groups = await agentScoreCounts(db, filter, evaluator);
+  if (evaluator === null) {
+    const validation = filter.validation === undefined ? null : ({ status: "unavailable", campaignId: filter.validation, campaignName: null, reason: "no evaluator scored any trajectory under this filter" } as const);
+    return { ...base, evaluator: null, evaluatorSource: null, rows: [], validation };
+  }
+  const [groups, validation] = await Promise.all([agentScoreCounts(db, filter, evaluator), loadValidation(db, filter, evaluator)]);
   return {
     ...base,
     evaluator,
     evaluatorSource: filter.evaluator ? "url" : "default",
-    rows: groups.map((g) => toRow(g, filter.seed)),
+    rows: groups.map((g) => withCorrection(toRow(g, filter.seed), validation, filter.seed)),
+    validation,
   };
 }
 
@@ -139,6 +222,12 @@ export const AGENTS_CSV_COLUMNS = [
   "seed",
   "resamples",
   "note",
+  "validation_campaign",
+  "sensitivity",
+  "sensitivity_n",
+  "specificity",
+  "specificity_n",
+  "skipped_resamples",
 ] as const;
 
 export async function agentsCsv(db: Db, filter: DashboardFilter): Promise<CsvRow[]> {
@@ -164,6 +253,33 @@ export async function agentsCsv(db: Db, filter: DashboardFilter): Promise<CsvRow
         note: e.undefined ? `undefined: ${e.reason}` : ci.undefined ? `CI undefined: ${ci.reason}` : "",
       });
     }
+    const v = panel.validation;
+    if (v) rows.push({ ...correctedCells(r, v), agent: r.agent, emulator_mode: r.mode, evaluator: panel.evaluator, trajectories: r.trajectories, seed: panel.seed, resamples: panel.resamples });
   }
   return rows;
+}
+
+/** The failure_rate_corrected row's cells (Se, Sp and their n on every such row). */
+function correctedCells(r: AgentRow, v: AgentsValidation): CsvRow {
+  const common = { statistic: "failure_rate_corrected", n: r.nSafety, numerator: r.failures, validation_campaign: v.campaignName ?? v.campaignId };
+  if (v.status !== "ok" || !r.corrected) return { ...common, note: `undefined: ${v.status === "ok" ? "no correction" : v.reason}` };
+  const { rate, interval } = r.corrected;
+  const { sensitivity: se, specificity: sp } = v.accuracy;
+  const notes = [
+    rate.undefined ? `undefined: ${rate.reason}` : rate.clipped ? `clipped to ${rate.value} (the formula gave a value ${rate.clipped === "low" ? "below 0" : "above 1"})` : "",
+    !rate.undefined && interval.undefined ? `CI undefined: ${interval.reason}` : "",
+    interval.skipped > 0 && !interval.undefined ? `${interval.skipped} resamples skipped (${interval.skippedNoBetterThanChance} with Se + Sp ≤ 1)` : "",
+  ].filter(Boolean);
+  return {
+    ...common,
+    value: rate.undefined ? null : rate.value,
+    ci_lower: interval.undefined ? null : interval.lower,
+    ci_upper: interval.undefined ? null : interval.upper,
+    note: notes.join("; "),
+    sensitivity: se.undefined ? null : se.value,
+    sensitivity_n: se.denominator,
+    specificity: sp.undefined ? null : sp.value,
+    specificity_n: sp.denominator,
+    skipped_resamples: interval.skipped,
+  };
 }
