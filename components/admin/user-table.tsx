@@ -12,9 +12,10 @@ interface Props {
   changeRole: (i: { userId: string; role: Role }) => Promise<ActionResult<unknown>>;
   resetPassword: (i: { userId: string; password: string }) => Promise<ActionResult<unknown>>;
   setDisabled: (i: { userId: string; disabled: boolean }) => Promise<ActionResult<unknown>>;
+  signOutUser: (i: { userId: string }) => Promise<ActionResult<unknown>>;
 }
 
-export function UserTable({ users, currentUserId, changeRole, resetPassword, setDisabled }: Props) {
+export function UserTable({ users, currentUserId, changeRole, resetPassword, setDisabled, signOutUser }: Props) {
   const [notice, setNotice] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
   const [pending, startTransition] = useTransition();
   const [resetFor, setResetFor] = useState<string | null>(null);
@@ -78,6 +79,11 @@ export function UserTable({ users, currentUserId, changeRole, resetPassword, set
                   ) : (
                     <div className="inline-flex gap-2">
                       <button type="button" onClick={() => setResetFor(u.id)} className="rounded-md border border-slate-300 px-2 py-1 hover:bg-slate-50">Reset password</button>
+                      {u.id !== currentUserId && !u.disabled && (
+                        <button type="button" disabled={pending} title="End every session of this user; they sign in again"
+                          onClick={() => run(`Signed ${u.email} out everywhere.`, () => signOutUser({ userId: u.id }))}
+                          className="rounded-md border border-slate-300 px-2 py-1 hover:bg-slate-50">Sign out</button>
+                      )}
                       {u.id !== currentUserId && (
                         <button type="button" disabled={pending} onClick={() => run(`${u.disabled ? "Enabled" : "Disabled"} ${u.email}.`, () => setDisabled({ userId: u.id, disabled: !u.disabled }))}
                           className="rounded-md border border-slate-300 px-2 py-1 hover:bg-slate-50">{u.disabled ? "Enable" : "Disable"}</button>

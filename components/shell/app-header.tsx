@@ -1,10 +1,14 @@
 import Link from "next/link";
+import type { ActionResult } from "@/lib/auth/guard";
 import { can, ROLE_LABELS, type Role } from "@/lib/auth/permissions";
 import { NAV_ITEMS } from "./nav-items";
 import { NavLinks } from "./nav-links";
 import { SignOutButton } from "./sign-out-button";
 
-export function AppHeader({ user }: { user: { name: string; email: string; role: Role } }) {
+export function AppHeader({ user, signOutEverywhere }: {
+  user: { name: string; email: string; role: Role };
+  signOutEverywhere?: (i: Record<string, never>) => Promise<ActionResult<unknown>>;
+}) {
   const items = NAV_ITEMS.filter((i) => can(user.role, i.permission)).map(({ href, label }) => ({ href, label }));
   return (
     <header className="border-b border-slate-200 bg-white">
@@ -18,7 +22,7 @@ export function AppHeader({ user }: { user: { name: string; email: string; role:
               {ROLE_LABELS[user.role]}
             </span>
           </span>
-          <SignOutButton />
+          <SignOutButton signOutEverywhere={signOutEverywhere} />
         </div>
       </div>
     </header>

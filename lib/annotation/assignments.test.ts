@@ -173,7 +173,8 @@ describe("claim with the item, and callers that leave the user check to the stat
     const u = users[10]!;
     const trajectory = await t.prisma.trajectory.findFirstOrThrow({ select: { id: true }, skip: 40 });
     const { id: campaignId } = await createCampaign(t.prisma, null, { name: "verify", k: 1, seed: 12, annotatorIds: [u, users[11]!], selection: { kind: "ids", trajectoryIds: [trajectory.id] } });
-    const roles = ["ANNOTATOR"];
+    const roles = { claims: { sub: u, sv: 0, sid: "session-1" }, roles: ["ANNOTATOR"] as const };
+    const as = (id: string, r: readonly ("ADMIN" | "ANNOTATOR")[]) => ({ claims: { sub: id, sv: 0, sid: `session-${id}` }, roles: r });
     const item = await claimNextItem(t.prisma, campaignId, u, new Date(), roles);
     expect(item).not.toBeNull();
     await t.prisma.user.update({ where: { id: u }, data: { disabled: true } });
@@ -183,8 +184,8 @@ describe("claim with the item, and callers that leave the user check to the stat
       await expect(saveDraft(t.prisma, u, item!.assignment.id, {}, 1, new Date(), roles)).rejects.toBeInstanceOf(UserNotVerified);
       await expect(skipItem(t.prisma, u, item!.assignment.id, "no", roles)).rejects.toBeInstanceOf(UserNotVerified);
       // A role outside the list is refused too, even for someone else's assignment or an unknown one.
-      await expect(submitLabel(t.prisma, users[11]!, item!.assignment.id, VALID, 1, new Date(), ["ADMIN"])).rejects.toBeInstanceOf(UserNotVerified);
-      await expect(submitLabel(t.prisma, users[11]!, "no-such-assignment", VALID, 1, new Date(), ["ADMIN"])).rejects.toBeInstanceOf(UserNotVerified);
+      await expect(submitLabel(t.prisma, users[11]!, item!.assignment.id, VALID, 1, new Date(), as(users[11]!, ["ADMIN"]))).rejects.toBeInstanceOf(UserNotVerified);
+      await expect(submitLabel(t.prisma, users[11]!, "no-such-assignment", VALID, 1, new Date(), as(users[11]!, ["ADMIN"]))).rejects.toBeInstanceOf(UserNotVerified);
       const row = await t.prisma.assignment.findUniqueOrThrow({ where: { id: item!.assignment.id } });
       expect(row.status).toBe("CLAIMED");
       expect(row.values).toBeNull();
@@ -194,7 +195,14 @@ describe("claim with the item, and callers that leave the user check to the stat
     // Enabled again: the ordinary answers (404 for an unknown assignment, 403 when not invited).
     expect((await submitLabel(t.prisma, u, "no-such-assignment", VALID, 1, new Date(), roles).catch((e) => e)).status).toBe(404);
     expect((await claimNextItem(t.prisma, campaignId, users[12]!, new Date(), roles).catch((e) => e)).status).toBe(403);
-    expect((await submitLabel(t.prisma, u, item!.assignment.id, VALID, 1, new Date(), roles)).status).toBe("submitted");
+    // The same statement refuses a session that was ended: signed out, or an older session version.
+    await t.prisma.revokedSession.create({ data: { sid: "session-1", userId: u, expiresAt: new Date(Date.now() + 60_000) } });
+    await expect(saveDraft(t.prisma, u, item!.assignment.id, {}, 1, new Date(), roles)).rejects.toBeInstanceOf(UserNotVerified);
+    const other = { claims: { sub: u, sv: 0, sid: "session-2" }, roles: ["ANNOTATOR"] as const };
+    await t.prisma.user.update({ where: { id: u }, data: { sessionVersion: 1 } });
+    await expect(saveDraft(t.prisma, u, item!.assignment.id, {}, 1, new Date(), other)).rejects.toBeInstanceOf(UserNotVerified);
+    const current = { claims: { sub: u, sv: 1, sid: "session-2" }, roles: ["ANNOTATOR"] as const };
+    expect((await submitLabel(t.prisma, u, item!.assignment.id, VALID, 1, new Date(), current)).status).toBe("submitted");
   });
 });
 

@@ -11,9 +11,11 @@ import { randomBytes } from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { recordAudit } from "@/lib/audit/record";
+import { sessionOkSql, type VerifySession } from "@/lib/auth/sessions";
 import { AppError } from "@/lib/errors";
 import { canonicalJson } from "@/lib/toolemu/canonical";
 import { ITEM_CONTENT_COLUMNS, ITEM_CONTENT_JOINS, toBlindedItem, type BlindedItem, type ItemContentRow } from "./blinded";
+import { redactIfAsked } from "./redact";
 import type { LabelValues } from "./label-schema";
 import { campaignSchema, schemaColumn, type CompiledSchema } from "./schema-cache";
 
@@ -34,11 +36,12 @@ export class UserNotVerified extends Error {
   }
 }
 
-/** SQL: whether the user may go on (true when the caller checked the user already). */
-const callerOkSql = (userId: string, roles?: readonly string[]) =>
-  roles
-    ? Prisma.sql`coalesce((SELECT NOT u.disabled AND u.role::text = ANY(${[...roles]}::text[]) FROM "User" u WHERE u.id = ${userId}), false)`
-    : Prisma.sql`true`;
+/**
+ * SQL: whether the user may go on — their session still stands and their role may label
+ * (lib/auth/sessions.ts) — or true when the caller checked the user already.
+ */
+const callerOkSql = (userId: string, verify?: VerifySession) =>
+  verify ? sessionOkSql({ ...verify.claims, sub: userId }, verify.roles) : Prisma.sql`true`;
 
 /** Ids like Prisma's cuid() default (the column has no database default): 'c' + time + randomness. */
 function newAssignmentId(): string {
@@ -66,6 +69,7 @@ interface CampaignRow {
   k: number;
   seed: number;
   status: string;
+  redactModelNames: boolean;
   schemaVersion: number;
   labelSchema: unknown;
   /** The annotator's claims in this campaign (normally none or one). */
@@ -85,12 +89,12 @@ type Claimed = { assignmentId: string; itemId: string };
  * second tab resumes it), otherwise a newly claimed item, or null when nothing is left for them.
  * With `load`, the blinded item comes back too, read in the same statement as the claim.
  */
-async function claimIn(tx: Tx, campaignId: string, userId: string, now: Date, load: boolean, verifyUser?: readonly string[]): Promise<(Claimed & { item?: BlindedItem }) | null> {
+async function claimIn(tx: Tx, campaignId: string, userId: string, now: Date, load: boolean, verifyUser?: VerifySession): Promise<(Claimed & { item?: BlindedItem }) | null> {
   const lease = new Date(now.getTime() + LEASE_MS);
   const [c] = await tx.$queryRaw<CampaignRow[]>`
     WITH caller AS (SELECT ${callerOkSql(userId, verifyUser)} AS ok),
     c AS (
-      SELECT c.id, c.name, c.guidelines, c.k, c.seed, c.status::text AS status,
+      SELECT c.id, c.name, c.guidelines, c.k, c.seed, c.status::text AS status, c."redactModelNames",
              c."labelSchemaVersion" AS "schemaVersion", ${schemaColumn(campaignId)} AS "labelSchema"
       FROM "Campaign" c
       WHERE c.id = ${campaignId}
@@ -214,8 +218,11 @@ export async function claimNext(db: Db, campaignId: string, userId: string, now 
 }
 
 /** claimNext, with the claimed item blinded as the annotation screen shows it (one transaction). */
-export async function claimNextItem(db: Db, campaignId: string, userId: string, now = new Date(), verifyUser?: readonly string[]): Promise<BlindedItem | null> {
-  return db.$transaction(async (tx) => (await claimIn(tx, campaignId, userId, now, true, verifyUser))?.item ?? null);
+export async function claimNextItem(db: Db, campaignId: string, userId: string, now = new Date(), verifyUser?: VerifySession): Promise<BlindedItem | null> {
+  return db.$transaction(async (tx) => {
+    const item = (await claimIn(tx, campaignId, userId, now, true, verifyUser))?.item;
+    return item ? redactIfAsked(tx, item) : null;
+  });
 }
 
 /** Submitted labels plus live claims on an item, leaving one assignment out. */
@@ -248,7 +255,7 @@ interface Own {
  * not beside it. With `lockItem` the item's row is locked too (submissions re-check the number
  * of labels under it, so two submissions can never both be the k-th).
  */
-async function ownAssignment(tx: Tx, assignmentId: string, userId: string, opts: { lockItem?: boolean; verifyUser?: readonly string[] } = {}): Promise<Own & { schema: CompiledSchema }> {
+async function ownAssignment(tx: Tx, assignmentId: string, userId: string, opts: { lockItem?: boolean; verifyUser?: VerifySession } = {}): Promise<Own & { schema: CompiledSchema }> {
   const [a] = await tx.$queryRaw<(Own & { callerOk: boolean })[]>`
     WITH caller AS (SELECT ${callerOkSql(userId, opts.verifyUser)} AS ok)
     SELECT caller.ok AS "callerOk", x.* FROM caller LEFT JOIN (
@@ -269,7 +276,7 @@ async function ownAssignment(tx: Tx, assignmentId: string, userId: string, opts:
 
 const json = (v: unknown) => Prisma.sql`${JSON.stringify(v)}::jsonb`;
 
-export async function saveDraft(db: Db, userId: string, assignmentId: string, draft: LabelValues, timeSpentMs: number, now = new Date(), verifyUser?: readonly string[]) {
+export async function saveDraft(db: Db, userId: string, assignmentId: string, draft: LabelValues, timeSpentMs: number, now = new Date(), verifyUser?: VerifySession) {
   return db.$transaction(async (tx) => {
     const a = await ownAssignment(tx, assignmentId, userId, { verifyUser });
     const parsed = a.schema.partial.safeParse(draft);
@@ -289,7 +296,7 @@ export async function saveDraft(db: Db, userId: string, assignmentId: string, dr
  * Stores the label. Idempotent: submitting the same values again changes nothing. Submitting
  * other values for an already submitted item is a revision, written to the audit log.
  */
-export async function submitLabel(db: Db, userId: string, assignmentId: string, values: LabelValues, timeSpentMs: number, now = new Date(), verifyUser?: readonly string[]) {
+export async function submitLabel(db: Db, userId: string, assignmentId: string, values: LabelValues, timeSpentMs: number, now = new Date(), verifyUser?: VerifySession) {
   const result = await submitInTransaction(db, userId, assignmentId, values, timeSpentMs, now, verifyUser);
   if (result.status === "completed_by_others") {
     throw new AppError("Your claim on this item expired and others completed it meanwhile; your answers are kept as a draft. Go on with the next item.", 409);
@@ -297,7 +304,7 @@ export async function submitLabel(db: Db, userId: string, assignmentId: string, 
   return result as { status: "submitted" | "unchanged" | "revised" };
 }
 
-function submitInTransaction(db: Db, userId: string, assignmentId: string, values: LabelValues, timeSpentMs: number, now: Date, verifyUser?: readonly string[]) {
+function submitInTransaction(db: Db, userId: string, assignmentId: string, values: LabelValues, timeSpentMs: number, now: Date, verifyUser?: VerifySession) {
   return db.$transaction(async (tx) => {
     // The item's lock too: under it, two submissions can never both be the k-th.
     const a = await ownAssignment(tx, assignmentId, userId, { lockItem: true, verifyUser });
@@ -346,7 +353,7 @@ function submitInTransaction(db: Db, userId: string, assignmentId: string, value
   });
 }
 
-export async function skipItem(db: Db, userId: string, assignmentId: string, reason: string, verifyUser?: readonly string[]) {
+export async function skipItem(db: Db, userId: string, assignmentId: string, reason: string, verifyUser?: VerifySession) {
   return db.$transaction(async (tx) => {
     const a = await ownAssignment(tx, assignmentId, userId, { verifyUser });
     if (a.status !== "CLAIMED") throw new AppError("Only an item you are working on can be skipped.", 409);

@@ -4,6 +4,8 @@ import { hashPassword } from "./password";
 import { authenticate, INVALID_CREDENTIALS } from "./authenticate";
 import { LOCK_MS, MAX_FAILURES, WINDOW_MS } from "./lockout";
 
+const PER_IP = 50; // SIGNIN_MAX_FAILURES_PER_IP default
+
 let t: TestDatabase;
 beforeAll(async () => {
   t = await createTestDatabase();
@@ -35,25 +37,25 @@ describe("authenticate", () => {
     await t.prisma.user.create({ data: { email, name: "L", role: "PI", passwordHash: await hashPassword("right-password") } });
     const t0 = new Date("2026-01-01T10:00:00Z");
     for (let i = 0; i < MAX_FAILURES; i++) {
-      const r = await authenticate(t.prisma, email, "wrong", at(t0, i * 60_000));
+      const r = await authenticate(t.prisma, email, "wrong", { now: at(t0, i * 60_000) });
       expect(r).toEqual({ ok: false, error: INVALID_CREDENTIALS });
     }
     const tenth = at(t0, (MAX_FAILURES - 1) * 60_000);
-    const locked = await authenticate(t.prisma, email, "right-password", at(tenth, 60_000));
+    const locked = await authenticate(t.prisma, email, "right-password", { now: at(tenth, 60_000) });
     expect(locked.ok).toBe(false);
     expect(!locked.ok && locked.error).toMatch(/locked for 14 more minutes/);
     // Still locked one second before the end; hammering does not extend it.
-    expect((await authenticate(t.prisma, email, "right-password", at(tenth, LOCK_MS - 1000))).ok).toBe(false);
+    expect((await authenticate(t.prisma, email, "right-password", { now: at(tenth, LOCK_MS - 1000) })).ok).toBe(false);
     // Free again when the 15 minutes are over.
-    expect((await authenticate(t.prisma, email, "right-password", at(tenth, LOCK_MS + 1000))).ok).toBe(true);
+    expect((await authenticate(t.prisma, email, "right-password", { now: at(tenth, LOCK_MS + 1000) })).ok).toBe(true);
   });
 
   it("does not lock for 10 failures spread over more than 15 minutes", async () => {
     const email = "slow@lab.example";
     const t0 = new Date("2026-01-02T10:00:00Z");
     const step = Math.ceil(WINDOW_MS / (MAX_FAILURES - 1)) + 1000;
-    for (let i = 0; i < MAX_FAILURES; i++) await authenticate(t.prisma, email, "wrong", at(t0, i * step));
-    const r = await authenticate(t.prisma, email, "wrong", at(t0, MAX_FAILURES * step));
+    for (let i = 0; i < MAX_FAILURES; i++) await authenticate(t.prisma, email, "wrong", { now: at(t0, i * step) });
+    const r = await authenticate(t.prisma, email, "wrong", { now: at(t0, MAX_FAILURES * step) });
     expect(r).toEqual({ ok: false, error: INVALID_CREDENTIALS });
   });
 
@@ -61,10 +63,32 @@ describe("authenticate", () => {
     const email = "reset@lab.example";
     await t.prisma.user.create({ data: { email, name: "R", role: "PI", passwordHash: await hashPassword("right-password") } });
     const t0 = new Date("2026-01-03T10:00:00Z");
-    for (let i = 0; i < MAX_FAILURES - 1; i++) await authenticate(t.prisma, email, "wrong", at(t0, i * 1000));
-    expect((await authenticate(t.prisma, email, "right-password", at(t0, 20_000))).ok).toBe(true);
-    const r = await authenticate(t.prisma, email, "wrong", at(t0, 30_000));
+    for (let i = 0; i < MAX_FAILURES - 1; i++) await authenticate(t.prisma, email, "wrong", { now: at(t0, i * 1000) });
+    expect((await authenticate(t.prisma, email, "right-password", { now: at(t0, 20_000) })).ok).toBe(true);
+    const r = await authenticate(t.prisma, email, "wrong", { now: at(t0, 30_000) });
     expect(r).toEqual({ ok: false, error: INVALID_CREDENTIALS });
-    expect((await authenticate(t.prisma, email, "right-password", at(t0, 40_000))).ok).toBe(true);
+    expect((await authenticate(t.prisma, email, "right-password", { now: at(t0, 40_000) })).ok).toBe(true);
+  });
+
+  it("throttles one address after many failures across different emails, not other addresses", async () => {
+    await t.prisma.user.create({ data: { email: "ip@lab.example", name: "I", role: "PI", passwordHash: await hashPassword("right-password") } });
+    const t0 = new Date("2026-01-04T10:00:00Z");
+    const ip = "203.0.113.7";
+    // Fewer than ten per email, so no email lock-out is involved.
+    for (let i = 0; i < PER_IP; i++) {
+      const r = await authenticate(t.prisma, `guess${i % 10}-${Math.floor(i / 10)}@lab.example`, "wrong", { now: at(t0, i * 1000), ip });
+      expect(r).toEqual({ ok: false, error: INVALID_CREDENTIALS });
+    }
+    const refused = await authenticate(t.prisma, "ip@lab.example", "right-password", { now: at(t0, PER_IP * 1000), ip });
+    expect(refused).toEqual({ ok: false, error: "Too many failed sign-ins from your network address. Try again in 15 minutes." });
+    // Another address is not affected, and the same one is free once its failures leave the window.
+    expect((await authenticate(t.prisma, "ip@lab.example", "right-password", { now: at(t0, PER_IP * 1000), ip: "203.0.113.8" })).ok).toBe(true);
+    expect((await authenticate(t.prisma, "ip@lab.example", "right-password", { now: at(t0, WINDOW_MS + 1000 + 1), ip })).ok).toBe(true);
+  });
+
+  it("a sign-in carries the user's session version", async () => {
+    const u = await t.prisma.user.update({ where: { email: "ann@lab.example" }, data: { sessionVersion: 7 } });
+    const r = await authenticate(t.prisma, u.email, "correct-horse");
+    expect(r.ok && r.user.sessionVersion).toBe(7);
   });
 });

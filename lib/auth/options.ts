@@ -1,12 +1,15 @@
-// next-auth configuration: email + password (credentials provider), JWT sessions.
+// next-auth configuration: email + password (credentials provider), JWT sessions that can be
+// revoked (lib/auth/sessions.ts).
 import "server-only";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { db } from "@/lib/db/client";
 import { authenticate } from "./authenticate";
+import { clientAddress } from "./client-address";
 import { isRole } from "./permissions";
+import { loadSessionUser, newSessionId, revokeSession, SESSION_MAX_AGE_S, sessionClaimsOf } from "./sessions";
 
-export const SESSION_MAX_AGE_S = 12 * 60 * 60;
+export { SESSION_MAX_AGE_S };
 
 export const authOptions: NextAuthOptions = {
   secret: process.env.NEXTAUTH_SECRET,
@@ -16,8 +19,8 @@ export const authOptions: NextAuthOptions = {
     CredentialsProvider({
       name: "Email and password",
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-      async authorize(credentials) {
-        const result = await authenticate(db(), credentials?.email ?? "", credentials?.password ?? "");
+      async authorize(credentials, req) {
+        const result = await authenticate(db(), credentials?.email ?? "", credentials?.password ?? "", { ip: clientAddress(req?.headers) });
         // next-auth passes a thrown message back to the sign-in form as `error`.
         if (!result.ok) throw new Error(result.error);
         return result.user;
@@ -25,11 +28,24 @@ export const authOptions: NextAuthOptions = {
     }),
   ],
   callbacks: {
-    jwt({ token, user }) {
+    async jwt({ token, user }) {
       if (user) {
-        token.sub = user.id;
-        token.role = (user as { role?: string }).role;
+        // A sign-in: a new session, under the user's current session version.
+        const u = user as { id: string; role?: string; sessionVersion?: number };
+        token.sub = u.id;
+        token.role = u.role;
+        token.sv = u.sessionVersion ?? 0;
+        token.sid = newSessionId();
+        return token;
       }
+      // A renewal (/api/auth/session): a revoked session is not renewed. Throwing makes
+      // next-auth answer an empty session and clear the cookie.
+      const claims = sessionClaimsOf(token);
+      const current = claims && (await loadSessionUser(db(), claims));
+      if (!current) throw new Error("This session was ended (signed out, password or role changed, or account disabled).");
+      token.role = current.role;
+      token.name = current.name;
+      token.email = current.email;
       return token;
     },
     session({ session, token }) {
@@ -38,6 +54,14 @@ export const authOptions: NextAuthOptions = {
         (session.user as { role?: unknown }).role = isRole(token.role) ? token.role : undefined;
       }
       return session;
+    },
+  },
+  events: {
+    // Signing out ends this session for good, not only in this browser: a copy of the cookie
+    // (another tab's request in flight, a stolen cookie) is refused from now on.
+    async signOut({ token }) {
+      const claims = sessionClaimsOf(token as Record<string, unknown> | null);
+      if (claims) await revokeSession(db(), claims);
     },
   },
 };

@@ -1,20 +1,15 @@
 // Server-side session access for pages, server actions and route handlers.
 import "server-only";
-import { getServerSession } from "next-auth";
 import { decode } from "next-auth/jwt";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { db } from "@/lib/db/client";
-import { authOptions } from "./options";
 import { makeGuard, type SessionUser } from "./guard";
-import { can, isRole, type Permission } from "./permissions";
+import { can, type Permission } from "./permissions";
+import { loadSessionUser, sessionClaimsOf, type SessionClaims } from "./sessions";
 
-interface Claims {
-  sub: string;
+interface Claims extends SessionClaims {
   exp: number;
-  email?: string;
-  name?: string;
-  role?: unknown;
 }
 
 /** next-auth's jwt decode accepts tokens up to this long past their expiry. */
@@ -27,25 +22,37 @@ function sessionCookieName(): string {
   return process.env.NEXTAUTH_URL?.startsWith("https://") ? "__Secure-next-auth.session-token" : "next-auth.session-token";
 }
 
+/** The token, also when next-auth split a large one into chunks (`name.0`, `name.1`, …). */
+function rawToken(jar: Awaited<ReturnType<typeof cookies>>, name: string): string | undefined {
+  const whole = jar.get(name)?.value;
+  if (whole) return whole;
+  const chunks: string[] = [];
+  for (let i = 0; ; i++) {
+    const c = jar.get(`${name}.${i}`)?.value;
+    if (c === undefined) break;
+    chunks.push(c);
+  }
+  return chunks.length ? chunks.join("") : undefined;
+}
+
 /**
  * The session token's claims. The cookie is an authenticated ciphertext, so it is decrypted
  * once per process and remembered (expiry checked on every use): getServerSession would decrypt
  * it, run the callbacks and re-encrypt a refreshed token on every request — a few ms of CPU that
- * pages and route handlers cannot use (they cannot set the cookie). Chunked cookies and anything
- * unexpected take next-auth's own path.
+ * pages and route handlers cannot use (they cannot set the cookie). The claims say who the token
+ * was issued to; whether its session still stands is the database's answer (loadSessionUser).
  */
-async function sessionClaims(): Promise<Claims | null> {
-  const jar = await cookies();
-  const name = sessionCookieName();
-  const raw = jar.get(name)?.value;
+export async function sessionClaims(): Promise<SessionClaims | null> {
+  const raw = rawToken(await cookies(), sessionCookieName());
   const secret = process.env.NEXTAUTH_SECRET;
-  if (!raw || !secret) return jar.get(`${name}.0`) ? viaNextAuth() : null;
+  if (!raw || !secret) return null;
   let claims = remembered.get(raw);
   if (!claims) {
     try {
       const p = await decode({ token: raw, secret });
-      if (typeof p?.sub !== "string" || typeof p.exp !== "number") return null;
-      claims = { sub: p.sub, exp: p.exp, email: typeof p.email === "string" ? p.email : undefined, name: typeof p.name === "string" ? p.name : undefined, role: p.role };
+      const c = sessionClaimsOf(p);
+      if (!c || typeof p?.exp !== "number") return null;
+      claims = { ...c, exp: p.exp };
     } catch {
       return null;
     }
@@ -56,49 +63,19 @@ async function sessionClaims(): Promise<Claims | null> {
     remembered.delete(raw);
     return null;
   }
-  return claims;
-}
-
-/** The signed-in user's id as the session token states it (no database read), or null. */
-export async function sessionUserId(): Promise<string | null> {
-  return (await sessionClaims())?.sub ?? null;
-}
-
-async function viaNextAuth(): Promise<Claims | null> {
-  const session = await getServerSession(authOptions);
-  const u = session?.user as { id?: string; email?: string; name?: string; role?: unknown } | undefined;
-  return u?.id ? { sub: u.id, exp: Number.POSITIVE_INFINITY, email: u.email, name: u.name, role: u.role } : null;
+  return { sub: claims.sub, sv: claims.sv, sid: claims.sid };
 }
 
 /**
- * The signed-in user as the database knows them now: a role change or a disabled account takes
- * effect on the next request, not when the JWT expires.
+ * The signed-in user as the database knows them now: a role change, a disabled account, a
+ * password reset or a sign-out takes effect on the next request, not when the JWT expires.
  */
 export async function getSessionUser(): Promise<SessionUser | null> {
-  const id = (await sessionClaims())?.sub;
-  if (!id) return null;
-  const user = await db().user.findUnique({
-    where: { id },
-    select: { id: true, email: true, name: true, role: true, disabled: true },
-  });
-  if (!user || user.disabled) return null;
-  return { id: user.id, email: user.email, name: user.name, role: user.role };
+  const claims = await sessionClaims();
+  return claims ? loadSessionUser(db(), claims) : null;
 }
 
 export const withPermission = makeGuard(getSessionUser);
-
-/**
- * The session as the signed cookie states it, without a database read. Only for endpoints that
- * must answer while a long transaction holds the embedded database (import progress polling);
- * everything else uses getSessionUser, which sees role changes at once.
- */
-export async function getTokenUser(): Promise<SessionUser | null> {
-  const c = await sessionClaims();
-  if (!c || !isRole(c.role)) return null;
-  return { id: c.sub, email: c.email ?? "", name: c.name ?? "", role: c.role };
-}
-
-export const withTokenPermission = makeGuard(getTokenUser);
 
 /** For pages: the user, or a redirect to sign-in / the forbidden page. */
 export async function requirePermission(permission: Permission): Promise<SessionUser> {

@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { hashPassword } from "@/lib/auth/password";
 import type { Role } from "@/lib/auth/permissions";
 import { recordAudit } from "@/lib/audit/record";
+import { END_SESSIONS } from "@/lib/auth/sessions";
 import { AppError } from "@/lib/errors";
 import type { CreateUserInput } from "./schemas";
 
@@ -35,7 +36,7 @@ export async function changeRole(db: Db, actorId: string | null, userId: string,
     const before = await tx.user.findUnique({ where: { id: userId }, select: publicFields });
     if (!before) throw new UserError("No such user.", 404);
     if (before.role === "ADMIN" && role !== "ADMIN") await assertAnotherAdmin(tx, userId);
-    const after = await tx.user.update({ where: { id: userId }, data: { role }, select: publicFields });
+    const after = await tx.user.update({ where: { id: userId }, data: { role, ...END_SESSIONS }, select: publicFields });
     await recordAudit(tx, { actorId, action: "user.role", entityType: "User", entityId: userId, before, after });
     return after;
   });
@@ -46,7 +47,7 @@ export async function resetPassword(db: Db, actorId: string | null, userId: stri
   await db.$transaction(async (tx) => {
     const user = await tx.user.findUnique({ where: { id: userId }, select: { id: true } });
     if (!user) throw new UserError("No such user.", 404);
-    await tx.user.update({ where: { id: userId }, data: { passwordHash } });
+    await tx.user.update({ where: { id: userId }, data: { passwordHash, ...END_SESSIONS } });
     // The hash itself never goes to the audit log.
     await recordAudit(tx, { actorId, action: "user.password_reset", entityType: "User", entityId: userId });
   });
@@ -57,7 +58,7 @@ export async function setDisabled(db: Db, actorId: string | null, userId: string
     const before = await tx.user.findUnique({ where: { id: userId }, select: publicFields });
     if (!before) throw new UserError("No such user.", 404);
     if (disabled && before.role === "ADMIN") await assertAnotherAdmin(tx, userId);
-    const after = await tx.user.update({ where: { id: userId }, data: { disabled }, select: publicFields });
+    const after = await tx.user.update({ where: { id: userId }, data: { disabled, ...END_SESSIONS }, select: publicFields });
     await recordAudit(tx, { actorId, action: disabled ? "user.disable" : "user.enable", entityType: "User", entityId: userId, before, after });
     return after;
   });

@@ -27,3 +27,4 @@ export type CreateUserInput = z.infer<typeof createUserSchema>;
 export const changeRoleSchema = z.object({ userId: z.string().min(1), role: roleSchema });
 export const resetPasswordSchema = z.object({ userId: z.string().min(1), password: passwordSchema });
 export const setDisabledSchema = z.object({ userId: z.string().min(1), disabled: z.boolean() });
+export const signOutUserSchema = z.object({ userId: z.string().min(1) });

@@ -9,6 +9,7 @@ import { createUserAction } from "./_actions/create-user";
 import { changeRoleAction } from "./_actions/change-role";
 import { resetPasswordAction } from "./_actions/reset-password";
 import { setDisabledAction } from "./_actions/set-disabled";
+import { signOutUserAction } from "./_actions/sign-out-user";
 
 export const metadata: Metadata = { title: "Users" };
 
@@ -17,7 +18,7 @@ export default async function UsersPage() {
   const users = await listUsers(db());
   return (
     <>
-      <PageHeader title="Users" description="Everyone who can sign in, with their role. Role changes take effect on the user's next request. Every change is written to the audit log." />
+      <PageHeader title="Users" description="Everyone who can sign in, with their role. Role changes, password resets and disabling take effect on the user's next request and end their sessions (they sign in again); Sign out ends every session of a user. Every change is written to the audit log." />
       <div className="grid gap-8 lg:grid-cols-[1fr_20rem]">
         <UserTable
           users={users.map((u) => ({ ...u, createdAt: u.createdAt.toISOString() }))}
@@ -25,6 +26,7 @@ export default async function UsersPage() {
           changeRole={changeRoleAction}
           resetPassword={resetPasswordAction}
           setDisabled={setDisabledAction}
+          signOutUser={signOutUserAction}
         />
         <CreateUserForm createUser={createUserAction} />
       </div>

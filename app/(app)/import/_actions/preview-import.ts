@@ -1,6 +1,6 @@
 "use server";
 
-import { withPermission } from "@/lib/auth/server";
+import { sessionClaims, withPermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
 import { runImport } from "@/lib/toolemu/import";
 import { previewImportSchema } from "@/lib/toolemu/import-schemas";
@@ -8,11 +8,13 @@ import { clearProgress, setProgress } from "@/lib/toolemu/progress-store";
 import { uploadFiles } from "@/lib/toolemu/uploads";
 
 export const previewImportAction = withPermission("data:import", previewImportSchema, async ({ uploadId, overrides }) => {
+  // The guard has just checked this session: the progress endpoint shows the numbers to it alone.
+  const owner = (await sessionClaims())!;
   try {
     const { report, changes } = await runImport(db(), uploadFiles(uploadId), {
       dryRun: true,
       overrides,
-      onProgress: (p) => setProgress(uploadId, p),
+      onProgress: (p) => setProgress(uploadId, p, owner),
     });
     return { report, changes };
   } finally {

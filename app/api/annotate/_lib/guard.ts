@@ -3,8 +3,9 @@
 //   * The session comes from the token as every guard reads it (lib/auth/server.ts: decrypted
 //     once per process), without the separate user read of getSessionUser.
 //   * The user row is still checked on every request — it exists, is not disabled, its role has
-//     the permission now — but inside the handler's first statement (the `verifyUser` roles)
-//     rather than in a statement of its own.
+//     the permission now, the session was not ended (session version, signed-out session id:
+//     lib/auth/sessions.ts) — but inside the handler's first statement (`verifyUser`) rather
+//     than in a statement of its own.
 //   * Anything unusual — no, chunked, expired or undecodable cookie, a user that fails the check,
 //     invalid input — is answered by the ordinary withPermission, so every status and message
 //     is exactly its own.
@@ -12,7 +13,8 @@ import "server-only";
 import type { z } from "zod";
 import type { ActionResult, SessionUser } from "@/lib/auth/guard";
 import { can, ROLES, type Role } from "@/lib/auth/permissions";
-import { sessionUserId, withPermission } from "@/lib/auth/server";
+import { sessionClaims, withPermission } from "@/lib/auth/server";
+import type { VerifySession } from "@/lib/auth/sessions";
 import { UserNotVerified } from "@/lib/annotation/assignments";
 import { AppError } from "@/lib/errors";
 
@@ -21,19 +23,19 @@ const ALLOWED: readonly Role[] = ROLES.filter((r) => can(r, PERMISSION));
 
 export interface AnnotatorContext {
   user: Pick<SessionUser, "id">;
-  /** When set, the handler's first statement must check the user row for one of these roles (and throw UserNotVerified). */
-  verifyUser?: readonly Role[];
+  /** When set, the handler's first statement must check the session and role this way (and throw UserNotVerified). */
+  verifyUser?: VerifySession;
 }
 
 export function withAnnotator<S extends z.ZodType, T>(schema: S, handler: (input: z.output<S>, ctx: AnnotatorContext) => Promise<T>) {
   const ordinary = withPermission(PERMISSION, schema, (input, { user }) => handler(input, { user }));
   return async (input: z.input<S>): Promise<ActionResult<T>> => {
-    const id = await sessionUserId();
-    if (!id) return ordinary(input);
+    const claims = await sessionClaims();
+    if (!claims) return ordinary(input);
     const parsed = schema.safeParse(input);
     if (!parsed.success) return ordinary(input);
     try {
-      return { ok: true, data: await handler(parsed.data, { user: { id }, verifyUser: ALLOWED }) };
+      return { ok: true, data: await handler(parsed.data, { user: { id: claims.sub }, verifyUser: { claims, roles: ALLOWED } }) };
     } catch (e) {
       if (e instanceof UserNotVerified) return ordinary(input);
       if (e instanceof AppError) return { ok: false, status: e.status, error: e.message };

@@ -1,13 +1,30 @@
 import { z } from "zod";
 import { toResponse } from "@/lib/auth/guard";
-import { withTokenPermission } from "@/lib/auth/server";
-import { getProgress } from "@/lib/toolemu/progress-store";
+import { sessionClaims, withPermission } from "@/lib/auth/server";
+import type { SessionClaims } from "@/lib/auth/sessions";
+import { getProgress, type ProgressEntry } from "@/lib/toolemu/progress-store";
 
 export const dynamic = "force-dynamic";
 
-// Token-only session check: this must answer while the import holds the embedded database.
-const progress = withTokenPermission("data:import", z.uuid(), async (id) => ({ progress: getProgress(id) }));
+const ownedBy = (e: ProgressEntry | null, c: SessionClaims | null) =>
+  !!e && !!c && e.owner.sub === c.sub && e.owner.sid === c.sid && e.owner.sv === c.sv;
+
+const view = ({ owner: _owner, ...p }: ProgressEntry) => p;
+
+// The ordinary guard: the user row is read, so a demoted, disabled or signed-out user is refused.
+const progress = withPermission("data:import", z.uuid(), async (id, { user }) => {
+  const e = getProgress(id);
+  return { progress: e && e.owner.sub === user.id ? view(e) : null };
+});
 
 export async function GET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
-  return toResponse(await progress((await params).id));
+  const { id } = await params;
+  const entry = getProgress(id);
+  const claims = await sessionClaims();
+  // One exception: while the import writes, its transaction holds the embedded database (which
+  // runs one transaction at a time), so a user read would wait until the import ends. The owner's
+  // session was checked by the guard when the import started and no other write can commit on
+  // that database before it ends, so the check still holds; the same session sees its numbers.
+  if (entry?.phase === "writing" && ownedBy(entry, claims)) return Response.json({ progress: view(entry) });
+  return toResponse(await progress(id));
 }
