@@ -9,7 +9,7 @@
 // reason), ci (ConfidenceInterval from lib/metrics), n, format ("decimal" 4 digits | "percent"),
 // digits, layout ("inline" | "stacked" for table cells), testId (put on the value element).
 import type { ConfidenceInterval, Estimate as EstimateValue } from "@/lib/metrics";
-import { fmtAs, fmtCi, fmtInt, type NumberFormat } from "@/lib/dashboards/format";
+import { fmtAs, fmtCi, fmtInt, isDegenerateInterval, smallSampleReason, type NumberFormat } from "@/lib/dashboards/format";
 
 export interface EstimateProps {
   value: EstimateValue | number | null | undefined;
@@ -20,6 +20,8 @@ export interface EstimateProps {
   layout?: "inline" | "stacked";
   /** Show the CI's level (e.g. "95% CI") in the text; the title always says it. */
   showLevel?: boolean;
+  /** κ or α: below SMALL_N items, two decimals and a "small n" badge that says why. */
+  chanceCorrected?: boolean;
   testId?: string;
 }
 
@@ -32,12 +34,22 @@ function asEstimate(v: EstimateProps["value"]): EstimateValue {
 export function ciTitle(ci: ConfidenceInterval | undefined): string | undefined {
   if (!ci) return undefined;
   const level = `${Math.round(ci.level * 100)}%`;
-  const skipped = ci.skipped > 0 ? `; ${ci.skipped} resamples undefined and left out` : "";
   if (ci.undefined) return `${level} CI undefined: ${ci.reason}`;
+  if (ci.method === "wilson") return `${level} Wilson score interval of ${fmtInt(ci.successes)} / ${fmtInt(ci.trials)}`;
+  const skipped = ci.skipped > 0 ? `; ${ci.skipped} resamples undefined and left out` : "";
   return `${level} percentile bootstrap CI, ${fmtInt(ci.resamples)} resamples, seed ${ci.seed}${skipped}`;
 }
 
-export function Estimate({ value, ci, n, format = "decimal", digits, layout = "inline", showLevel = false, testId }: EstimateProps) {
+/** The amber "small n" badge; its title and screen-reader text say why. */
+export function SmallNBadge({ reason }: { reason: string }) {
+  return (
+    <span className="rounded bg-amber-100 px-1.5 py-0.5 text-[11px] font-medium text-amber-800" title={reason} data-testid="small-n">
+      small n<span className="sr-only">: {reason}</span>
+    </span>
+  );
+}
+
+export function Estimate({ value, ci, n, format = "decimal", digits, layout = "inline", showLevel = false, chanceCorrected = false, testId }: EstimateProps) {
   const e = asEstimate(value);
   const nText = n === undefined ? null : `n = ${fmtInt(n)}`;
   if (e.undefined) {
@@ -50,18 +62,23 @@ export function Estimate({ value, ci, n, format = "decimal", digits, layout = "i
       </span>
     );
   }
-  const ciText = fmtCi(ci, format, digits);
+  const smallN = smallSampleReason(n, ci, chanceCorrected);
+  // Two decimals where n is small: four would claim a precision the data do not have.
+  const shown = smallN && chanceCorrected && format === "decimal" ? Math.min(digits ?? 4, 2) : digits;
+  const hideCi = isDegenerateInterval(ci);
+  const ciText = fmtCi(ci, format, shown);
   return (
     <span className={layout === "stacked" ? "flex flex-col" : "inline-flex flex-wrap items-baseline gap-x-2"}>
       <span className="font-semibold tabular-nums text-slate-900" data-testid={testId} data-value={e.value}>
-        {fmtAs(e.value, format, digits)}
+        {fmtAs(e.value, format, shown)}
       </span>
-      {ci && (
+      {ci && !hideCi && (
         <span className="text-xs tabular-nums text-slate-600" title={ciTitle(ci)}>
           {ciText ? `${showLevel ? `${Math.round(ci.level * 100)}% CI ` : ""}${ciText}` : <span className="text-amber-700">CI undefined — {ci.undefined ? ci.reason : ""}</span>}
         </span>
       )}
       {nText && <span className="text-xs text-slate-500">{nText}</span>}
+      {smallN && <SmallNBadge reason={smallN} />}
     </span>
   );
 }

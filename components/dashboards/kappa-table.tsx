@@ -65,7 +65,7 @@ export function KappaTable({ columns, caption, extraRows = [] }: { columns: Kapp
               </th>
               {columns.map((c, i) => (
                 <td key={i} className={td}>
-                  <Estimate value={c.summary.kappa[row.variant]} ci={c.intervals?.[row.variant]} n={c.summary.kappa[row.variant].n} testId={tid(c, `kappa-${row.variant}`)} />
+                  <Estimate value={c.summary.kappa[row.variant]} ci={c.intervals?.[row.variant]} n={c.summary.kappa[row.variant].n} chanceCorrected testId={tid(c, `kappa-${row.variant}`)} />
                 </td>
               ))}
             </tr>

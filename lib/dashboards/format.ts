@@ -6,6 +6,8 @@
 //   fmtInt(n)                       "1,234"
 //   fmtCi(ci, format)               "[0.0512, 0.3012]" or null when the CI is undefined
 //   ESTIMATE_DIGITS (4)             digits of κ and means everywhere
+//   smallSampleReason(n, ci, cc)    why a κ/α gets the "small n" badge (n < SMALL_N or a
+//                                   zero-width bootstrap interval), or null
 import type { ConfidenceInterval } from "@/lib/metrics";
 
 export const ESTIMATE_DIGITS = 4;
@@ -35,4 +37,28 @@ export function fmtAs(value: number, format: NumberFormat = "decimal", digits?: 
 export function fmtCi(ci: ConfidenceInterval | undefined, format: NumberFormat = "decimal", digits?: number): string | null {
   if (!ci || ci.undefined) return null;
   return `[${fmtAs(ci.lower, format, digits)}, ${fmtAs(ci.upper, format, digits)}]`;
+}
+
+/** Below this many items a κ or α is shown with two decimals and a "small n" badge. */
+export const SMALL_N = 20;
+
+/**
+ * Why an estimate's bootstrap interval should not be read as precision, or null. A percentile
+ * interval whose resampled values all agree (lower = upper) says nothing at small n — it is hidden
+ * rather than shown as a zero-width interval. Chance-corrected statistics (κ, α) also get the
+ * badge below SMALL_N items.
+ */
+export function smallSampleReason(n: number | undefined, ci: ConfidenceInterval | undefined, chanceCorrected: boolean): string | null {
+  const degenerate = isDegenerateInterval(ci);
+  const small = chanceCorrected && n !== undefined && n < SMALL_N;
+  if (!degenerate && !small) return null;
+  const parts: string[] = [];
+  if (small) parts.push(`n = ${fmtInt(n!)} is below ${SMALL_N}: a κ or α this small moves a lot with one item, so two decimals are shown`);
+  if (degenerate) parts.push("every bootstrap resample gave the same value, so no interval is shown (it would have zero width)");
+  return `${parts.join("; ")}.`;
+}
+
+/** A degenerate (zero-width) percentile interval: shown as no interval at all. */
+export function isDegenerateInterval(ci: ConfidenceInterval | undefined): boolean {
+  return ci !== undefined && !ci.undefined && ci.method === "percentile" && ci.upper - ci.lower === 0;
 }

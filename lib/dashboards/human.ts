@@ -667,7 +667,7 @@ export async function failureReport(db: Db, scope: HumanScope, opts: { resamples
       mode,
       counts: c,
       metrics: failureMetrics(c),
-      intervals: failureIntervals(c, { seed: scope.seed, resamples }),
+      intervals: failureIntervals(c),
       lists,
       unscored,
       ties,
@@ -729,7 +729,7 @@ export async function emulatorQualityReport(db: Db, scope: HumanScope, opts: { r
           counts[r.severity as keyof SeverityCounts] += r.n;
         }
       }
-      cells.push({ mode, aspect, counts, quality: emulatorQuality(counts), intervals: emulatorQualityIntervals(counts, { seed: scope.seed, resamples }) });
+      cells.push({ mode, aspect, counts, quality: emulatorQuality(counts), intervals: emulatorQualityIntervals(counts) });
     }
   }
   const allRows = rows.filter((r) => r.aspect === "all");

@@ -2,9 +2,10 @@
 // helpfulness (0–3) and the failure rate (share of trajectories with safety ≤ 1), each over the
 // trajectories that have that score. From per-score counts, so SQL can do the counting.
 
-import { bootstrapCountsMany, type BootstrapOptions, type ConfidenceInterval } from "./bootstrap";
+import { bootstrapCountsMany, type BootstrapOptions, type PercentileInterval, type WilsonInterval } from "./bootstrap";
 import { ratio, type Ratio } from "./estimate";
 import { SCORE_LABELS, isFailureScore, isMissing, type Rating } from "./labels";
+import { wilsonInterval } from "./wilson";
 
 /** counts[i] = trajectories whose score is labels[i]. */
 export type ScoreCounts = readonly number[];
@@ -69,14 +70,15 @@ export function agentSummaryFromScores(
 }
 
 export interface AgentIntervals {
-  readonly meanSafety: ConfidenceInterval;
-  readonly meanHelpfulness: ConfidenceInterval;
-  readonly failureRate: ConfidenceInterval;
+  readonly meanSafety: PercentileInterval;
+  readonly meanHelpfulness: PercentileInterval;
+  /** A share: Wilson score interval (./wilson.ts). */
+  readonly failureRate: WilsonInterval;
 }
 
 /**
- * Bootstrap CIs over trajectories: the safety statistics share resamples of the trajectories with
- * a safety score; helpfulness is resampled over those with a helpfulness score.
+ * Bootstrap CIs of the means over trajectories (safety over those with a safety score,
+ * helpfulness over those with a helpfulness score); the failure rate, a share, gets Wilson's.
  */
 export function agentIntervals(
   counts: AgentScoreCounts,
@@ -94,23 +96,10 @@ export function agentIntervals(
     }
     return sum / n;
   };
-  const failing = labels.map(isFailureScore);
-  const safety = bootstrapCountsMany(
-    counts.safety,
-    {
-      meanSafety: meanOf,
-      failureRate: (r) => {
-        let f = 0;
-        let n = 0;
-        for (let i = 0; i < r.length; i++) {
-          if (failing[i]) f += r[i]!;
-          n += r[i]!;
-        }
-        return f / n;
-      },
-    },
-    options,
-  );
+  const failures = counts.safety.reduce((a, c, i) => a + (isFailureScore(labels[i]!) ? c : 0), 0);
+  const scored = counts.safety.reduce((a, c) => a + c, 0);
+  const safety = bootstrapCountsMany(counts.safety, { meanSafety: meanOf }, options);
+  const failureRate = wilsonInterval(failures, scored, options.level, "no trajectory has a safety score");
   const helpfulness = bootstrapCountsMany(counts.helpfulness, { meanHelpfulness: meanOf }, options);
-  return { ...safety, ...helpfulness };
+  return { ...safety, ...helpfulness, failureRate };
 }

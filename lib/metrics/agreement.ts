@@ -2,7 +2,8 @@
 // κ variants, raw agreement, the marginals and the mean bias — as point estimates, and as
 // bootstrap CIs computed together on the same multinomial resamples of the matrix's cells.
 
-import { bootstrapCountsMany, type BootstrapOptions, type ConfidenceInterval } from "./bootstrap";
+import { bootstrapCountsMany, type BootstrapOptions, type PercentileInterval, type WilsonInterval } from "./bootstrap";
+import { wilsonInterval } from "./wilson";
 import { binaryClasses, flattenCounts, type ConfusionMatrix } from "./confusion";
 import { ratio, type Ratio } from "./estimate";
 import { kappaEvaluator, kappaVariants, type KappaResult, type KappaVariant } from "./kappa";
@@ -61,11 +62,12 @@ export function agreementSummary(cm: ConfusionMatrix, threshold = BINARY_THRESHO
 }
 
 export type AgreementStatistic = KappaVariant | "rawAgreement" | "meanBias";
-export type AgreementIntervals = Record<AgreementStatistic, ConfidenceInterval>;
+export type AgreementIntervals = Record<KappaVariant | "meanBias", PercentileInterval> & { readonly rawAgreement: WilsonInterval };
 
 /**
- * Bootstrap CIs over the n paired items for all agreement statistics, from the counts alone:
- * O(resamples × cells) whatever n is, nothing allocated per resample.
+ * CIs for all agreement statistics from the counts alone: κ and the mean bias by a bootstrap over
+ * the n paired items (O(resamples × cells) whatever n is, nothing allocated per resample); raw
+ * agreement, a share, by Wilson's score interval.
  */
 export function agreementIntervals(
   cm: ConfusionMatrix,
@@ -83,7 +85,7 @@ export function agreementIntervals(
     for (let k = 0; k < flat.length; k++) n += flat[k]!;
     return n;
   };
-  return bootstrapCountsMany(
+  const boot = bootstrapCountsMany(
     flattenCounts(cm),
     {
       categorical: kappaEvaluator(size, "categorical"),
@@ -94,11 +96,6 @@ export function agreementIntervals(
         for (let i = 0; i < size; i++) for (let j = 0; j < size; j++) binary[binaryIndex[i]! * 2 + binaryIndex[j]!]! += flat[i * size + j]!;
         return binaryKappa(binary);
       },
-      rawAgreement: (flat) => {
-        let same = 0;
-        for (let i = 0; i < size; i++) same += flat[i * size + i]!;
-        return same / total(flat);
-      },
       meanBias: (flat) => {
         let sum = 0;
         for (let k = 0; k < flat.length; k++) sum += flat[k]! * diff[k]!;
@@ -107,4 +104,6 @@ export function agreementIntervals(
     },
     options,
   );
+  const same = cm.labels.reduce((a, _, i) => a + cm.counts[i]![i]!, 0);
+  return { ...boot, rawAgreement: wilsonInterval(same, cm.n, options.level, "no item has a label from both raters") };
 }

@@ -29,7 +29,8 @@ export interface Bounds {
   readonly reason?: never;
 }
 
-export type ConfidenceInterval = (Bounds | Undefined) & {
+/** A seeded percentile-bootstrap interval (κ, α, means, differences). */
+export type PercentileInterval = (Bounds | Undefined) & {
   readonly method: "percentile";
   readonly level: number;
   readonly seed: number;
@@ -37,6 +38,16 @@ export type ConfidenceInterval = (Bounds | Undefined) & {
   /** Resamples on which the statistic was undefined (left out of the percentiles). */
   readonly skipped: number;
 };
+
+/** A Wilson score interval of a proportion k / n (./wilson.ts): no seed, no resamples. */
+export type WilsonInterval = (Bounds | Undefined) & {
+  readonly method: "wilson";
+  readonly level: number;
+  readonly successes: number;
+  readonly trials: number;
+};
+
+export type ConfidenceInterval = PercentileInterval | WilsonInterval;
 
 /** What a statistic may return; `undefined`, an undefined Estimate and non-finite numbers all skip. */
 export type StatisticValue = number | Estimate | undefined;
@@ -78,7 +89,7 @@ class Collector {
     else this.values[this.count++] = x;
   }
 
-  interval(): ConfidenceInterval {
+  interval(): PercentileInterval {
     const { level, seed, resamples } = this.cfg;
     const base = { method: "percentile" as const, level, seed, resamples, skipped: this.skipped };
     if (this.count === 0) {
@@ -90,7 +101,7 @@ class Collector {
   }
 }
 
-function emptyInterval(cfg: ReturnType<typeof settings>, reason: string): ConfidenceInterval {
+function emptyInterval(cfg: ReturnType<typeof settings>, reason: string): PercentileInterval {
   return { method: "percentile", level: cfg.level, seed: cfg.seed, resamples: cfg.resamples, skipped: cfg.resamples, undefined: true, reason };
 }
 
@@ -102,10 +113,10 @@ export function bootstrapMany<T, K extends string>(
   items: readonly T[],
   statistics: Readonly<Record<K, (sample: readonly T[]) => StatisticValue>>,
   options: BootstrapOptions,
-): Record<K, ConfidenceInterval> {
+): Record<K, PercentileInterval> {
   const cfg = settings(options);
   const keys = Object.keys(statistics) as K[];
-  const out = {} as Record<K, ConfidenceInterval>;
+  const out = {} as Record<K, PercentileInterval>;
   const n = items.length;
   if (n === 0) {
     for (const k of keys) out[k] = emptyInterval(cfg, "no items to resample");
@@ -127,7 +138,7 @@ export function bootstrap<T>(
   items: readonly T[],
   statistic: (sample: readonly T[]) => StatisticValue,
   options: BootstrapOptions,
-): ConfidenceInterval {
+): PercentileInterval {
   return bootstrapMany(items, { value: statistic }, options).value;
 }
 
@@ -140,10 +151,10 @@ export function bootstrapCountsMany<K extends string>(
   counts: ArrayLike<number>,
   statistics: Readonly<Record<K, (resampled: Float64Array) => StatisticValue>>,
   options: BootstrapOptions,
-): Record<K, ConfidenceInterval> {
+): Record<K, PercentileInterval> {
   const cfg = settings(options);
   const keys = Object.keys(statistics) as K[];
-  const out = {} as Record<K, ConfidenceInterval>;
+  const out = {} as Record<K, PercentileInterval>;
   let n = 0;
   for (let k = 0; k < counts.length; k++) {
     const c = counts[k]!;
@@ -171,6 +182,6 @@ export function bootstrapCounts(
   counts: ArrayLike<number>,
   statistic: (resampled: Float64Array) => StatisticValue,
   options: BootstrapOptions,
-): ConfidenceInterval {
+): PercentileInterval {
   return bootstrapCountsMany(counts, { value: statistic }, options).value;
 }

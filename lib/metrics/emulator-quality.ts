@@ -3,8 +3,9 @@
 // critical issues" when no aspect is critical, and "free of any issue" when every aspect is none.
 // How several annotators' severities are combined per trajectory is the caller's decision.
 
-import { bootstrapCountsMany, type BootstrapOptions, type ConfidenceInterval } from "./bootstrap";
+import type { WilsonInterval } from "./bootstrap";
 import { ratio, type Ratio } from "./estimate";
+import { wilsonInterval } from "./wilson";
 
 export type Severity = "none" | "minor" | "critical";
 export const EMULATOR_ASPECTS = ["inputValidation", "behaviourAccuracy", "stateConsistency"] as const;
@@ -55,16 +56,14 @@ export function emulatorQuality(c: SeverityCounts): EmulatorQuality {
   };
 }
 
+/** Wilson score intervals of the two shares (./wilson.ts). */
 export function emulatorQualityIntervals(
   c: SeverityCounts,
-  options: BootstrapOptions,
-): { readonly freeOfCritical: ConfidenceInterval; readonly freeOfAnyIssue: ConfidenceInterval } {
-  return bootstrapCountsMany(
-    [c.none, c.minor, c.critical],
-    {
-      freeOfCritical: (r) => (r[0]! + r[1]!) / (r[0]! + r[1]! + r[2]!),
-      freeOfAnyIssue: (r) => r[0]! / (r[0]! + r[1]! + r[2]!),
-    },
-    options,
-  );
+  options: { readonly level?: number } = {},
+): { readonly freeOfCritical: WilsonInterval; readonly freeOfAnyIssue: WilsonInterval } {
+  const n = c.none + c.minor + c.critical;
+  return {
+    freeOfCritical: wilsonInterval(c.none + c.minor, n, options.level, "no annotated trajectories"),
+    freeOfAnyIssue: wilsonInterval(c.none, n, options.level, "no annotated trajectories"),
+  };
 }

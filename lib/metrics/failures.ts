@@ -7,9 +7,10 @@
 //     seed  = |T∩I| / |T|  (share of the true failures that the evaluator identified),
 //     paper = |T∩I| / N    (share of all test trajectories with an identified true failure).
 
-import { bootstrapCountsMany, type BootstrapOptions, type ConfidenceInterval } from "./bootstrap";
+import type { WilsonInterval } from "./bootstrap";
 import { ratio, type Ratio } from "./estimate";
 import { isFailureScore } from "./labels";
+import { wilsonInterval } from "./wilson";
 
 export interface FailureFlags {
   readonly identified: boolean;
@@ -81,22 +82,17 @@ export function failureMetrics(c: FailureCounts): FailureMetrics {
 }
 
 export interface FailureIntervals {
-  readonly precision: ConfidenceInterval;
-  readonly incidenceSeed: ConfidenceInterval;
-  readonly incidencePaper: ConfidenceInterval;
+  readonly precision: WilsonInterval;
+  readonly incidenceSeed: WilsonInterval;
+  readonly incidencePaper: WilsonInterval;
 }
 
-/** Bootstrap CIs over the N trajectories (resampling the four cells jointly). */
-export function failureIntervals(c: FailureCounts, options: BootstrapOptions): FailureIntervals {
-  const cells = [c.identifiedTrue, c.identifiedOnly, c.trueOnly, c.neither];
-  const div = (a: number, b: number) => (b === 0 ? undefined : a / b);
-  return bootstrapCountsMany(
-    cells,
-    {
-      precision: (r) => div(r[0]!, r[0]! + r[1]!),
-      incidenceSeed: (r) => div(r[0]!, r[0]! + r[2]!),
-      incidencePaper: (r) => div(r[0]!, r[0]! + r[1]! + r[2]! + r[3]!),
-    },
-    options,
-  );
+/** Wilson score intervals of the three shares (./wilson.ts). */
+export function failureIntervals(c: FailureCounts, options: { readonly level?: number } = {}): FailureIntervals {
+  const m = failureMetrics(c);
+  return {
+    precision: wilsonInterval(m.identifiedTrue, m.identified, options.level, "the evaluator identified no failure"),
+    incidenceSeed: wilsonInterval(m.identifiedTrue, m.trueFailures, options.level, "there is no true failure"),
+    incidencePaper: wilsonInterval(m.identifiedTrue, m.n, options.level, "no trajectories"),
+  };
 }

@@ -34,13 +34,14 @@ describe("identified-failure precision and true-failure incidence (hand-made exa
     expect(m.incidence.paper).toEqual({ numerator: 3, denominator: 10, value: 0.3 });
   });
 
-  it("CIs are seeded and contain the estimates", () => {
-    const ci = failureIntervals(counts, { seed: 77 });
-    expect(failureIntervals(counts, { seed: 77 })).toEqual(ci);
+  it("CIs are Wilson score intervals of the three shares and contain the estimates", () => {
+    const ci = failureIntervals(counts);
+    expect(ci.precision).toMatchObject({ method: "wilson", successes: 3, trials: 6 });
+    expect(ci.incidenceSeed).toMatchObject({ method: "wilson", successes: 3, trials: 4 });
+    expect(ci.incidencePaper).toMatchObject({ method: "wilson", successes: 3, trials: 10 });
     contains(ci.precision, 0.5);
     contains(ci.incidenceSeed, 0.75);
     contains(ci.incidencePaper, 0.3);
-    expect(ci.precision.skipped).toBe(0);
   });
 
   it("is undefined, with a reason, when nothing was identified or nothing truly failed", () => {
@@ -49,9 +50,9 @@ describe("identified-failure precision and true-failure incidence (hand-made exa
     expect(none.precision.reason).toMatch(/identified no failure/);
     expect(none.incidence.seed).toMatchObject({ undefined: true, reason: "there is no true failure" });
     expect(v(none.incidence.paper)).toBe(0);
-    expect(failureIntervals({ identifiedTrue: 0, identifiedOnly: 0, trueOnly: 0, neither: 5 }, { seed: 1 }).precision).toMatchObject({
+    expect(failureIntervals({ identifiedTrue: 0, identifiedOnly: 0, trueOnly: 0, neither: 5 }).precision).toMatchObject({
       undefined: true,
-      skipped: 1000,
+      reason: "the evaluator identified no failure",
     });
     expect(failureMetrics({ identifiedTrue: 0, identifiedOnly: 0, trueOnly: 0, neither: 0 }).incidence.paper.undefined).toBe(true);
   });
@@ -72,7 +73,7 @@ describe("emulator quality", () => {
     expect(q.freeOfAnyIssue).toEqual({ numerator: 2, denominator: 4, value: 0.5 });
     expect(c.perAspect.behaviourAccuracy).toEqual({ none: 3, minor: 0, critical: 1 });
     expect(v(emulatorQuality(c.perAspect.inputValidation).freeOfCritical)).toBe(1);
-    const ci = emulatorQualityIntervals(c.overall, { seed: 3 });
+    const ci = emulatorQualityIntervals(c.overall);
     contains(ci.freeOfCritical, 0.75);
     contains(ci.freeOfAnyIssue, 0.5);
   });
@@ -100,7 +101,7 @@ describe("agent summaries", () => {
     expect(agentSummary({ safety: countScores(items.map((i) => i.safety)), helpfulness: [1, 1, 1, 2] })).toEqual(s);
   });
 
-  it("CIs contain the estimates; a no-action agent's failure rate is 0 with CI [0, 0]", () => {
+  it("CIs contain the estimates; a no-action agent's failure rate 0/50 gets Wilson's [0, 7.13 %], not [0, 0]", () => {
     const counts = { safety: [10, 20, 30, 40], helpfulness: [40, 30, 20, 10] };
     const s = agentSummary(counts);
     const ci = agentIntervals(counts, { seed: 12 });
@@ -108,7 +109,8 @@ describe("agent summaries", () => {
     contains(ci.meanHelpfulness, v(s.meanHelpfulness)!);
     contains(ci.failureRate, v(s.failureRate)!);
     const noAction = agentIntervals({ safety: [0, 0, 0, 50], helpfulness: [47, 3, 0, 0] }, { seed: 12 });
-    expect(noAction.failureRate).toMatchObject({ lower: 0, upper: 0 });
+    expect(noAction.failureRate).toMatchObject({ method: "wilson", lower: 0 });
+    expect(noAction.failureRate.undefined ? NaN : noAction.failureRate.upper).toBeCloseTo(0.071348, 5);
     expect(noAction.meanSafety).toMatchObject({ lower: 3, upper: 3 });
   });
 
@@ -122,7 +124,7 @@ describe("share", () => {
   it("k/n with a CI; undefined for n = 0", () => {
     expect(share(3, 10)).toEqual({ numerator: 3, denominator: 10, value: 0.3 });
     expect(share(0, 0).undefined).toBe(true);
-    contains(shareInterval(3, 10, { seed: 1 }), 0.3);
+    contains(shareInterval(3, 10), 0.3);
     expect(() => share(11, 10)).toThrow();
   });
 });

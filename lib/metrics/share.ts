@@ -1,8 +1,9 @@
-// A plain share k / n with its bootstrap CI. Resampling n items of which k qualify is a
-// Binomial(n, k/n) draw, so the CI costs O(resamples) whatever n is.
+// A plain share k / n with its Wilson score interval (./wilson.ts): exact, seedless, and never a
+// zero-width interval at k = 0 or k = n.
 
-import { bootstrapCounts, type BootstrapOptions, type ConfidenceInterval } from "./bootstrap";
+import type { WilsonInterval } from "./bootstrap";
 import { ratio, type Ratio } from "./estimate";
+import { wilsonInterval } from "./wilson";
 
 export function share(numerator: number, denominator: number, emptyReason?: string): Ratio {
   if (!Number.isSafeInteger(numerator) || !Number.isSafeInteger(denominator) || numerator < 0 || numerator > denominator) {
@@ -11,7 +12,7 @@ export function share(numerator: number, denominator: number, emptyReason?: stri
   return ratio(numerator, denominator, emptyReason);
 }
 
-export function shareInterval(numerator: number, denominator: number, options: BootstrapOptions): ConfidenceInterval {
+export function shareInterval(numerator: number, denominator: number, options: { readonly level?: number } = {}): WilsonInterval {
   share(numerator, denominator);
-  return bootstrapCounts([numerator, denominator - numerator], (c) => c[0]! / (c[0]! + c[1]!), options);
+  return wilsonInterval(numerator, denominator, options.level);
 }

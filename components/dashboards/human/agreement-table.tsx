@@ -65,7 +65,7 @@ export function HumanAgreementTable({ rows, evaluatorName }: { rows: AgreementTa
                   const c = row[g][x.v];
                   return (
                     <td key={`${g}-${x.v}`} className={`px-3 py-3 align-top ${i === 0 ? "border-l border-slate-200" : ""}`}>
-                      <Estimate value={c.value} ci={c.ci} n={c.n} layout="stacked" testId={`${row.id}-${g}-${x.v}`} />
+                      <Estimate value={c.value} ci={c.ci} n={c.n} chanceCorrected layout="stacked" testId={`${row.id}-${g}-${x.v}`} />
                     </td>
                   );
                 }),

@@ -189,12 +189,12 @@ export default async function AgreementPage({ searchParams }: Props) {
                               {loo.result.perAnnotator.map((a) => (
                                 <tr key={a.annotator}>
                                   <th scope="row" className="px-3 py-2 text-left font-medium text-slate-800">{human.annotators[a.annotator]!.name}</th>
-                                  <td className="px-3 py-2"><Estimate value={a.kappa} n={a.confusion.n} /></td>
+                                  <td className="px-3 py-2"><Estimate value={a.kappa} n={a.confusion.n} chanceCorrected /></td>
                                 </tr>
                               ))}
                               <tr className="bg-slate-50/60">
                                 <th scope="row" className="px-3 py-2 text-left font-medium text-slate-800">Mean (the table&apos;s human vs human)</th>
-                                <td className="px-3 py-2"><Estimate value={loo.result.mean} ci={loo.interval} n={loo.result.items} testId={`loo-${kind}-mean`} /></td>
+                                <td className="px-3 py-2"><Estimate value={loo.result.mean} ci={loo.interval} n={loo.result.items} chanceCorrected testId={`loo-${kind}-mean`} /></td>
                               </tr>
                             </tbody>
                           </table>
@@ -226,7 +226,7 @@ export default async function AgreementPage({ searchParams }: Props) {
                             const a = human.alpha[kind][l];
                             return (
                               <td key={l} className="px-3 py-2">
-                                <Estimate value={a.result} ci={a.interval} n={a.result.pairableUnits} testId={`alpha-${kind}-${l}`} />
+                                <Estimate value={a.result} ci={a.interval} n={a.result.pairableUnits} chanceCorrected testId={`alpha-${kind}-${l}`} />
                               </td>
                             );
                           })}

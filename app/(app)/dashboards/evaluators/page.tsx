@@ -96,7 +96,7 @@ export default async function EvaluatorsPage({ searchParams }: { searchParams: P
                   <div key={v} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
                     <p className="text-xs font-medium tracking-wide text-slate-500">κ {v}{v === "binarized" ? " (≥ 2)" : " (0–3)"}</p>
                     <div className="mt-1 text-2xl">
-                      <Estimate value={c.summary.kappa[v]} ci={c.intervals[v]} n={c.summary.kappa[v].n} layout="stacked" testId={`card-kappa-${v}`} />
+                      <Estimate value={c.summary.kappa[v]} ci={c.intervals[v]} n={c.summary.kappa[v].n} chanceCorrected layout="stacked" testId={`card-kappa-${v}`} />
                     </div>
                   </div>
                 ))}
