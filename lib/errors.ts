@@ -2,7 +2,7 @@
 export class AppError extends Error {
   constructor(
     message: string,
-    readonly status: 400 | 401 | 403 | 404 | 409 | 422 = 400,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 = 400,
   ) {
     super(message);
   }
