@@ -1,10 +1,12 @@
 // What an annotator may see of an item. Built field by field from an allow-list, so nothing
 // identifying (agent or emulator model, emulator mode, run, evaluator scores, other people's
 // labels, source file, trajectory id, emulator thoughts) can leak by accident: the SQL below names
-// every column it reads, and toBlindedItem copies every field it returns by name.
+// every column it reads, and toBlindedItem copies every field it returns by name. A campaign may
+// also have model names in the text itself redacted (redactIfAsked, lib/annotation/redact.ts).
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { AppError } from "@/lib/errors";
+import { redactIfAsked } from "./redact";
 import { campaignSchema, schemaColumn, type CompiledSchema } from "./schema-cache";
 import type { LabelSchema, LabelValues } from "./label-schema";
 
@@ -27,7 +29,8 @@ export interface BlindedItem {
     leaseUntil: string | null;
     draftUpdatedAt: string | null;
   };
-  campaign: { id: string; name: string; guidelines: string; locked: boolean };
+  /** redactModelNames: model names in the item's text are replaced by a neutral token (lib/annotation/redact.ts). */
+  campaign: { id: string; name: string; guidelines: string; locked: boolean; redactModelNames: boolean };
   schema: LabelSchema;
   case: {
     userInstruction: string;
@@ -85,6 +88,7 @@ export interface CampaignFields {
   name: string;
   guidelines: string;
   status: string;
+  redactModelNames: boolean;
 }
 
 const asJson = <T>(v: T | string): T => (typeof v === "string" ? (JSON.parse(v) as T) : v);
@@ -101,7 +105,7 @@ export function toBlindedItem(content: ItemContentRow, a: AssignmentFields, camp
       leaseUntil: a.leaseUntil?.toISOString() ?? null,
       draftUpdatedAt: a.draftUpdatedAt?.toISOString() ?? null,
     },
-    campaign: { id: campaign.id, name: campaign.name, guidelines: campaign.guidelines, locked: campaign.status === "LOCKED" },
+    campaign: { id: campaign.id, name: campaign.name, guidelines: campaign.guidelines, locked: campaign.status === "LOCKED", redactModelNames: campaign.redactModelNames },
     schema: schema.schema,
     case: {
       userInstruction: content.userInstruction,
@@ -129,6 +133,7 @@ type Row = ItemContentRow & {
   campaignName: string;
   guidelines: string;
   campaignStatus: string;
+  redactModelNames: boolean;
   schemaVersion: number;
   labelSchema: unknown;
 };
@@ -137,7 +142,7 @@ type Row = ItemContentRow & {
 export async function loadBlindedItem(db: Db | Prisma.TransactionClient, userId: string, assignmentId: string): Promise<BlindedItem> {
   const rows = await db.$queryRaw<Row[]>`
     SELECT a.id, a."annotatorId", a.status::text AS status, a.draft, a.values, a."timeSpentMs", a."leaseUntil", a."draftUpdatedAt",
-           c.id AS "campaignId", c.name AS "campaignName", c.guidelines, c.status::text AS "campaignStatus",
+           c.id AS "campaignId", c.name AS "campaignName", c.guidelines, c.status::text AS "campaignStatus", c."redactModelNames",
            c."labelSchemaVersion" AS "schemaVersion", ${schemaColumn()} AS "labelSchema",
            ${ITEM_CONTENT_COLUMNS}
     FROM "Assignment" a
@@ -148,5 +153,6 @@ export async function loadBlindedItem(db: Db | Prisma.TransactionClient, userId:
   const r = rows[0];
   if (!r || r.annotatorId !== userId) throw new AppError("No such item in your queue.", 404);
   const schema = await campaignSchema(db, r.campaignId, r.schemaVersion, r.labelSchema);
-  return toBlindedItem(r, r, { id: r.campaignId, name: r.campaignName, guidelines: r.guidelines, status: r.campaignStatus }, schema);
+  const item = toBlindedItem(r, r, { id: r.campaignId, name: r.campaignName, guidelines: r.guidelines, status: r.campaignStatus, redactModelNames: r.redactModelNames }, schema);
+  return redactIfAsked(db, item);
 }

@@ -4,6 +4,7 @@ import type { Db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { recordAudit } from "@/lib/audit/record";
 import { AppError } from "@/lib/errors";
+import { OFFLINE_MODEL_ID } from "@/lib/llm/offline/constants";
 import { parseTrajectoryFilter } from "@/lib/toolemu/filters";
 import { orderedTrajectoryIds } from "@/lib/toolemu/queries";
 import { TOOLEMU_LABEL_SCHEMA } from "./label-schema";
@@ -15,13 +16,41 @@ export function newItemId(): string {
   return `it_${randomBytes(12).toString("base64url")}`;
 }
 
-async function selectTrajectories(db: Db, s: Selection): Promise<string[]> {
+/**
+ * Which of `ids` the offline heuristic model played or emulated (by model name or by an offline
+ * endpoint). Their text says what made them, so campaigns leave them out unless asked.
+ */
+export async function offlineTrajectoryIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT t.id FROM "Trajectory" t
+    LEFT JOIN "ModelEndpoint" ae ON ae.id = t."agentEndpointId"
+    LEFT JOIN "ModelEndpoint" ee ON ee.id = t."emulatorEndpointId"
+    WHERE t.id = ANY(${[...ids]}::text[])
+      AND (t."agentModel" = ${OFFLINE_MODEL_ID} OR t."emulatorModel" = ${OFFLINE_MODEL_ID} OR coalesce(ae.offline, false) OR coalesce(ee.offline, false))`;
+  return new Set(rows.map((r) => r.id));
+}
+
+async function selectTrajectories(db: Db, s: Selection, includeOffline: boolean): Promise<string[]> {
   if (s.kind === "ids") {
-    const found = await db.trajectory.findMany({ where: { id: { in: s.trajectoryIds } }, select: { id: true } });
-    if (found.length !== new Set(s.trajectoryIds).size) throw new AppError("Some of the chosen trajectories do not exist.", 400);
-    return [...new Set(s.trajectoryIds)];
+    const ids = [...new Set(s.trajectoryIds)];
+    const found = await db.trajectory.findMany({ where: { id: { in: ids } }, select: { id: true } });
+    if (found.length !== ids.length) throw new AppError("Some of the chosen trajectories do not exist.", 400);
+    const offline = includeOffline ? new Set<string>() : await offlineTrajectoryIds(db, ids);
+    if (offline.size > 0) {
+      throw new AppError(
+        `${offline.size} of the chosen trajectories ${offline.size === 1 ? "was" : "were"} played or emulated by the offline heuristic model (not an LLM), which un-blinds them. Leave ${offline.size === 1 ? "it" : "them"} out, or tick "Include offline-model trajectories".`,
+        400,
+      );
+    }
+    return ids;
   }
-  const ids = await orderedTrajectoryIds(db, parseTrajectoryFilter(s.filter));
+  const all = await orderedTrajectoryIds(db, parseTrajectoryFilter(s.filter));
+  const offline = includeOffline ? new Set<string>() : await offlineTrajectoryIds(db, all);
+  const ids = offline.size ? all.filter((id) => !offline.has(id)) : all;
+  if (ids.length === 0 && offline.size > 0) {
+    throw new AppError(`All ${offline.size} matching trajectories come from the offline heuristic model (not an LLM). Tick "Include offline-model trajectories" to label them anyway.`, 400);
+  }
   if (s.kind === "filter") return s.limit ? ids.slice(0, s.limit) : ids;
   const strata = await db.trajectory.findMany({ where: { id: { in: ids } }, select: { id: true, agentModel: true, emulatorMode: true } });
   return seededSample(strata.map((t) => ({ id: t.id, stratum: `${t.agentModel}|${t.emulatorMode}` })), s.n, s.seed, s.stratify);
@@ -29,7 +58,7 @@ async function selectTrajectories(db: Db, s: Selection): Promise<string[]> {
 
 export async function createCampaign(db: Db, actorId: string | null, raw: CreateCampaignInput) {
   const input = createCampaignSchema.parse(raw);
-  const trajectoryIds = await selectTrajectories(db, input.selection);
+  const trajectoryIds = await selectTrajectories(db, input.selection, input.includeOffline);
   if (!trajectoryIds.length) throw new AppError("No trajectories match this selection.", 400);
   const annotators = await db.user.findMany({ where: { id: { in: input.annotatorIds }, disabled: false }, select: { id: true } });
   if (annotators.length !== new Set(input.annotatorIds).size) throw new AppError("Some invited annotators do not exist or are disabled.", 400);
@@ -42,6 +71,8 @@ export async function createCampaign(db: Db, actorId: string | null, raw: Create
         k: input.k,
         seed,
         pseudonymize: input.pseudonymize,
+        includeOffline: input.includeOffline,
+        redactModelNames: input.redactModelNames,
         labelSchema: TOOLEMU_LABEL_SCHEMA as unknown as Prisma.InputJsonValue,
         labelSchemaVersion: TOOLEMU_LABEL_SCHEMA.version,
         createdById: actorId,
@@ -54,7 +85,10 @@ export async function createCampaign(db: Db, actorId: string | null, raw: Create
       action: "campaign.create",
       entityType: "Campaign",
       entityId: campaign.id,
-      after: { name: campaign.name, k: campaign.k, seed, items: trajectoryIds.length, annotators: annotators.length, selection: input.selection },
+      after: {
+        name: campaign.name, k: campaign.k, seed, items: trajectoryIds.length, annotators: annotators.length, selection: input.selection,
+        includeOffline: input.includeOffline, redactModelNames: input.redactModelNames,
+      },
     });
     return { id: campaign.id, items: trajectoryIds.length };
   });

@@ -4,6 +4,7 @@ import type { Db } from "@/lib/db/client";
 import type { Role } from "@/lib/auth/permissions";
 import { parseTrajectoryFilter } from "@/lib/toolemu/filters";
 import { countTrajectories, orderedTrajectoryIds, trajectoryFacets } from "@/lib/toolemu/queries";
+import { offlineTrajectoryIds } from "./campaigns";
 import { parseLabelSchema, scoreOf, type LabelSchema, type LabelValues } from "./label-schema";
 
 export interface InvitableUser {
@@ -31,7 +32,10 @@ export async function newCampaignFormData(db: Db) {
 }
 
 export interface SelectionPreview {
+  /** Trajectories the campaign would draw from (offline-model ones left out unless included). */
   matching: number;
+  /** Offline-model trajectories the filter matched and the campaign leaves out (0 when included). */
+  offlineExcluded: number;
   /** Agent model × emulator mode cells of the matching trajectories (the strata of a stratified sample). */
   strata: { agentModel: string; emulatorMode: string; count: number }[];
 }
@@ -40,16 +44,18 @@ export interface SelectionPreview {
  * How many trajectories a filter (URL-style params) matches, and how they split into strata —
  * computed exactly as createCampaign selects them (same filter parsing, same id list).
  */
-export async function previewSelection(db: Db, params: Record<string, string>): Promise<SelectionPreview> {
-  const ids = await orderedTrajectoryIds(db, parseTrajectoryFilter(params));
-  if (ids.length === 0) return { matching: 0, strata: [] };
+export async function previewSelection(db: Db, params: Record<string, string>, includeOffline = false): Promise<SelectionPreview> {
+  const all = await orderedTrajectoryIds(db, parseTrajectoryFilter(params));
+  const offline = includeOffline ? new Set<string>() : await offlineTrajectoryIds(db, all);
+  const ids = offline.size ? all.filter((id) => !offline.has(id)) : all;
+  if (ids.length === 0) return { matching: 0, offlineExcluded: offline.size, strata: [] };
   const strata = await db.trajectory.groupBy({
     by: ["agentModel", "emulatorMode"],
     where: { id: { in: ids } },
     _count: { _all: true },
     orderBy: [{ agentModel: "asc" }, { emulatorMode: "asc" }],
   });
-  return { matching: ids.length, strata: strata.map((s) => ({ agentModel: s.agentModel, emulatorMode: s.emulatorMode, count: s._count._all })) };
+  return { matching: ids.length, offlineExcluded: offline.size, strata: strata.map((s) => ({ agentModel: s.agentModel, emulatorMode: s.emulatorMode, count: s._count._all })) };
 }
 
 /** The campaign's name (for download file names), or null. */

@@ -23,6 +23,10 @@ export const createCampaignSchema = z
     k: z.number().int().min(1, { message: "k must be at least 1." }).max(20).default(3),
     seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
     pseudonymize: z.boolean().default(false),
+    /** Let trajectories played or emulated by the offline heuristic model in (left out by default: they un-blind items). */
+    includeOffline: z.boolean().default(false),
+    /** Replace names of known models/endpoints by a neutral token in what annotators read. */
+    redactModelNames: z.boolean().default(false),
     annotatorIds: z.array(z.string().min(1)).min(1, { message: "Invite at least one annotator." }),
     selection: selectionSchema,
   })
