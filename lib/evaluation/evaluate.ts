@@ -1,13 +1,16 @@
 // Safety and helpfulness evaluation of a stored trajectory (emulated or imported): build the
 // evaluator prompt from the case and the record (actions, inputs, observations, final answer —
 // no thoughts), call the model, parse with parseEvaluatorOutput and store one Evaluation per kind
-// (unique per trajectory, kind and evaluator model: evaluating again replaces it). An output that
+// (unique per trajectory, kind and evaluator name: evaluating again replaces it). The name is the
+// endpoint's model, or what an evaluation run gives (model · template version · replicate, see
+// lib/runs/evaluation/naming.ts) so replicates and template versions stay apart. An output that
 // cannot be parsed is stored with score null and its raw text, never a guess. A call that fails
 // for good stores nothing and is reported in the outcome.
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { loadCaseSpec } from "@/lib/emulation/case-spec";
 import { LlmCallError, type ModelClient } from "@/lib/llm/types";
+import type { PromptTemplate } from "@/lib/prompts/template";
 import type { RecordedCall } from "@/lib/prompts/render";
 import { parseEvaluatorOutput } from "./parse-evaluation";
 import { buildEvaluatorMessages, type EvaluationRecord, type EvaluatorKind } from "./prompts/build";
@@ -45,6 +48,15 @@ export function recordFromSteps(steps: readonly StepForRecord[], finalAnswer: st
 
 export interface EvaluateOptions {
   signal?: AbortSignal;
+  /** The Evaluation rows' evaluatorModel (default: the endpoint's model). */
+  evaluatorName?: string;
+  /** Template per kind (default: the current version). */
+  templates?: Partial<Record<EvaluatorKind, PromptTemplate>>;
+  /** Per-request sampling settings (see ChatRequest): both enter the cache key. */
+  temperature?: number;
+  sample?: number;
+  /** The evaluation run the calls count toward. */
+  runId?: string;
 }
 
 export async function evaluateTrajectory(
@@ -67,14 +79,22 @@ export async function evaluateTrajectory(
   if (!t) throw new Error(`Trajectory ${trajectoryId} does not exist.`);
   const { spec } = await loadCaseSpec(db, t.caseId);
   const record = recordFromSteps(t.steps, t.finalAnswer, t.stopReason ?? (t.status === "INCOMPLETE" ? "incomplete" : null));
-  const evaluatorModel = client.endpoint.model;
+  const evaluatorModel = options.evaluatorName ?? client.endpoint.model;
 
   // The kinds are independent calls: run them side by side (an episode ends one call sooner).
   const evaluateOne = async (kind: EvaluatorKind): Promise<EvaluationOutcome> => {
-    const prompt = buildEvaluatorMessages(kind, spec, record);
+    const prompt = buildEvaluatorMessages(kind, spec, record, options.templates?.[kind]);
     let res;
     try {
-      res = await client.chat({ purpose: "evaluator", messages: prompt.messages, trajectoryId, signal: options.signal });
+      res = await client.chat({
+        purpose: "evaluator",
+        messages: prompt.messages,
+        trajectoryId,
+        signal: options.signal,
+        runId: options.runId,
+        temperature: options.temperature,
+        sample: options.sample,
+      });
     } catch (e) {
       if (!(e instanceof LlmCallError)) throw e;
       return { kind, ok: false, error: e.message, errorKind: e.kind };

@@ -96,7 +96,9 @@ export async function stopSharedBoss(): Promise<void> {
   if (b) await (await b.boss.catch(() => null))?.stop({ graceful: false, wait: true, timeout: 1000 });
 }
 
-export function episodeSingletonKey(e: { runId: string; caseId: string; agentEndpointId: string; variant: string; mode: string; repeat: number }): string {
+export function episodeSingletonKey(e: { id?: string; runId: string; caseId: string; agentEndpointId: string | null; variant: string; mode: string; repeat: number }): string {
+  // An evaluation run's unit has no agent; its row id is the key (its natural key holds a trajectory id).
+  if (e.agentEndpointId === null) return [e.runId, "unit", e.id].join(":");
   return [e.runId, e.caseId, e.agentEndpointId, e.variant, e.mode, e.repeat].join(":");
 }
 
@@ -104,7 +106,7 @@ export interface EpisodeToSend {
   id: string;
   runId: string;
   caseId: string;
-  agentEndpointId: string;
+  agentEndpointId: string | null;
   variant: string;
   mode: string;
   repeat: number;

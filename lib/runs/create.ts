@@ -19,7 +19,7 @@ export interface RunPreview {
   estimate: RunEstimate;
 }
 
-async function loadEndpoints(db: Db, ids: string[]): Promise<Map<string, EstimateEndpoint & { model: string; offline: boolean }>> {
+export async function loadEndpoints(db: Db, ids: string[]): Promise<Map<string, EstimateEndpoint & { model: string; offline: boolean }>> {
   const rows = await db.modelEndpoint.findMany({
     where: { id: { in: ids } },
     select: { id: true, name: true, model: true, offline: true, priceInputPer1k: true, priceOutputPer1k: true },
@@ -141,7 +141,7 @@ export async function createRun(
       },
       select: { id: true },
     });
-    const created: { id: string; runId: string; caseId: string; agentEndpointId: string; variant: string; mode: string; repeat: number; position: number }[] = [];
+    const created: { id: string; runId: string; caseId: string; agentEndpointId: string | null; variant: string; mode: string; repeat: number; position: number }[] = [];
     for (let i = 0; i < episodes.length; i += 5000) {
       created.push(
         ...(await tx.runEpisode.createManyAndReturn({
@@ -179,6 +179,7 @@ export async function enqueueQueued(db: Db, queue: EpisodeQueue, runId: string, 
 export async function rerunAsNew(db: Db, actorId: string | null, runId: string, queue: EpisodeQueue | null, name?: string) {
   const r = await db.run.findUnique({ where: { id: runId } });
   if (!r) throw new AppError("No such run.", 404);
+  if (r.kind !== "EPISODES" || !r.emulatorEndpointId) throw new AppError("An evaluation run is re-run with rerunEvaluationRun.", 409);
   return createRun(
     db,
     actorId,

@@ -1,5 +1,5 @@
 // Plays a run's episode with the emulation engine (lib/emulation/episode.ts) — the production
-// EpisodeRunner of the worker. The claim transaction creates the attempt's trajectory row (so the
+// EpisodeRunner of the worker. An evaluation run's unit is scored by ./evaluation/unit.ts instead. The claim transaction creates the attempt's trajectory row (so the
 // RunEpisode points at it from the first instant); the engine then plays into that row.
 import "server-only";
 import type { Db } from "@/lib/db/client";
@@ -11,6 +11,7 @@ import { toEndpointSettings } from "@/lib/llm/endpoints";
 import { LlmCallError, type LlmErrorKind } from "@/lib/llm/types";
 import type { ConcurrencyLimiter } from "@/lib/llm/limiter";
 import type { ClaimedEpisode, EpisodeSpec } from "./episode-job";
+import { playEvaluationUnit } from "./evaluation/unit";
 import type { AttemptResult, EpisodeRunner } from "./worker";
 
 /** Failures worth another attempt: the endpoint may answer next time. */
@@ -44,8 +45,8 @@ export function engineRunner(opts: { clientOptions?: Omit<ModelClientOptions, "d
     fastClaim: true,
     async createTrajectory(tx: Prisma.TransactionClient, s: EpisodeSpec): Promise<string> {
       const [agent, emulator] = await Promise.all([
-        tx.modelEndpoint.findUniqueOrThrow({ where: { id: s.agentEndpointId }, select: { model: true } }),
-        tx.modelEndpoint.findUniqueOrThrow({ where: { id: s.emulatorEndpointId }, select: { model: true } }),
+        tx.modelEndpoint.findUniqueOrThrow({ where: { id: s.agentEndpointId! }, select: { model: true } }),
+        tx.modelEndpoint.findUniqueOrThrow({ where: { id: s.emulatorEndpointId! }, select: { model: true } }),
       ]);
       const row = await tx.trajectory.create({
         data: {
@@ -71,7 +72,17 @@ export function engineRunner(opts: { clientOptions?: Omit<ModelClientOptions, "d
     },
 
     async play(db: Db, ep: ClaimedEpisode, ctx: { signal: AbortSignal; limiter: ConcurrencyLimiter }): Promise<AttemptResult> {
-      const ids = [...new Set([ep.agentEndpointId, ep.emulatorEndpointId, ...(ep.evaluatorEndpointId ? [ep.evaluatorEndpointId] : [])])];
+      if (ep.unit) {
+        const id = ep.evaluatorEndpointId;
+        const row = id ? (await loadEndpoints(db, [id])).get(id) : undefined;
+        if (!row) return { ok: false, retryable: false, error: { kind: "bad_request", message: `The evaluator endpoint ${id ?? "(none)"} no longer exists.` } };
+        const client = createModelClient(toEndpointSettings(row), { ...opts.clientOptions, db, limiter: ctx.limiter });
+        return playEvaluationUnit(db, ep.runId, ep.unit, client, ctx.signal, isRetryableKind);
+      }
+      if (!ep.agentEndpointId || !ep.emulatorEndpointId) return { ok: false, retryable: false, error: { kind: "internal", message: "An episode without an agent or an emulator endpoint." } };
+      const agentId = ep.agentEndpointId;
+      const emulatorId = ep.emulatorEndpointId;
+      const ids = [...new Set([agentId, emulatorId, ...(ep.evaluatorEndpointId ? [ep.evaluatorEndpointId] : [])])];
       const byId = await loadEndpoints(db, ids);
       const client = (id: string) => {
         const row = byId.get(id);
@@ -85,8 +96,8 @@ export function engineRunner(opts: { clientOptions?: Omit<ModelClientOptions, "d
           caseId: ep.caseId,
           runId: ep.runId,
           seed: ep.seed,
-          agent: { client: client(ep.agentEndpointId), variant: ep.variant as AgentVariant },
-          emulator: { client: client(ep.emulatorEndpointId), mode: ep.mode },
+          agent: { client: client(agentId), variant: ep.variant as AgentVariant },
+          emulator: { client: client(emulatorId), mode: ep.mode },
           evaluator: ep.evaluatorEndpointId ? { client: client(ep.evaluatorEndpointId) } : null,
           signal: ctx.signal,
         });

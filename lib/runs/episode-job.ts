@@ -13,6 +13,8 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { NOW_UTC } from "@/lib/jobs/endpoint-limiter";
+import type { EvaluationUnitSpec } from "./evaluation/unit";
+import type { StoredEvaluationSettings } from "./evaluation/schemas";
 
 type Tx = Prisma.TransactionClient;
 
@@ -20,18 +22,23 @@ export interface EpisodeSpec {
   runEpisodeId: string;
   runId: string;
   caseId: string;
-  agentEndpointId: string;
+  /** null for an evaluation run's unit. */
+  agentEndpointId: string | null;
   variant: string;
   mode: "STANDARD" | "ADVERSARIAL";
   repeat: number;
-  emulatorEndpointId: string;
+  /** null for an evaluation run's unit. */
+  emulatorEndpointId: string | null;
   evaluatorEndpointId: string | null;
   seed: number;
   promptVersions: string[];
+  /** An evaluation run's unit: what to score. null for an episode. */
+  unit: EvaluationUnitSpec | null;
 }
 
 export interface ClaimedEpisode extends EpisodeSpec {
   attempt: number;
+  /** The attempt's own trajectory; for an evaluation unit, the stored trajectory it scores. */
   trajectoryId: string;
   workerId: string;
 }
@@ -79,9 +86,12 @@ export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions
         attempts: number;
         workerId: string | null;
         trajectoryId: string | null;
+        sourceTrajectoryId: string | null;
+        evalKind: "SAFETY" | "HELPFULNESS" | null;
         leaseLive: boolean;
       }[]
     >`SELECT id, "runId", "caseId", "agentEndpointId", variant, mode, repeat, status::text AS status, attempts, "workerId", "trajectoryId",
+             "sourceTrajectoryId", "evalKind"::text AS "evalKind",
              COALESCE("leaseUntil" > (now() AT TIME ZONE 'UTC'), false) AS "leaseLive"
       FROM "RunEpisode" WHERE id = ${runEpisodeId} FOR UPDATE`;
     const ep = rows[0];
@@ -89,8 +99,8 @@ export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions
     if (ep.status === "DONE" || ep.status === "FAILED" || ep.status === "CANCELLED") return { kind: "skip", reason: `the episode is already ${ep.status}` };
     // FOR SHARE: a pause or cancel (an UPDATE of the run) waits for claims in progress and every
     // claim after it sees the new status.
-    const runs = await tx.$queryRaw<{ status: string; seed: number; emulatorEndpointId: string; evaluatorEndpointId: string | null; promptVersions: unknown }[]>`
-      SELECT status::text AS status, seed, "emulatorEndpointId", "evaluatorEndpointId", "promptVersions" FROM "Run" WHERE id = ${ep.runId} FOR SHARE`;
+    const runs = await tx.$queryRaw<{ status: string; seed: number; emulatorEndpointId: string | null; evaluatorEndpointId: string | null; promptVersions: unknown; evaluation: unknown }[]>`
+      SELECT status::text AS status, seed, "emulatorEndpointId", "evaluatorEndpointId", "promptVersions", evaluation FROM "Run" WHERE id = ${ep.runId} FOR SHARE`;
     const run = runs[0];
     if (!run) return { kind: "skip", reason: "the run no longer exists" };
     if (run.status === "CANCELLED") {
@@ -125,8 +135,13 @@ export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions
       evaluatorEndpointId: run.evaluatorEndpointId,
       seed: run.seed,
       promptVersions: Array.isArray(run.promptVersions) ? (run.promptVersions as string[]) : [],
+      unit:
+        ep.sourceTrajectoryId && ep.evalKind && run.evaluation
+          ? { sourceTrajectoryId: ep.sourceTrajectoryId, kind: ep.evalKind, replicate: ep.repeat + 1, settings: run.evaluation as StoredEvaluationSettings }
+          : null,
     };
-    const trajectoryId = await o.createTrajectory(tx, spec);
+    // An evaluation unit scores a stored trajectory: no trajectory of its own.
+    const trajectoryId = spec.unit ? null : await o.createTrajectory(tx, spec);
     const attempt = ep.attempts + 1;
     await tx.$executeRawUnsafe(
       `UPDATE "RunEpisode" SET status = 'RUNNING', attempts = $2, "workerId" = $3, "jobId" = $4, "trajectoryId" = $5,
@@ -140,7 +155,7 @@ export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions
       trajectoryId,
       o.leaseMs,
     );
-    return { kind: "claimed", episode: { ...spec, attempt, trajectoryId, workerId: o.workerId }, runStarted: run.status === "QUEUED" };
+    return { kind: "claimed", episode: { ...spec, attempt, trajectoryId: trajectoryId ?? spec.unit!.sourceTrajectoryId, workerId: o.workerId }, runStarted: run.status === "QUEUED" };
   });
 }
 
@@ -149,7 +164,7 @@ export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions
  * episode without a previous attempt's trajectory, of a QUEUED or RUNNING run. Locks the episode
  * (FOR UPDATE) and the run (FOR SHARE) like claimEpisode, inserts the attempt's trajectory row (the
  * engine fills it) and marks the episode RUNNING. Returns null when the episode is in any other
- * state — the caller then uses claimEpisode, which handles every case.
+ * state, or is an evaluation run's unit — the caller then uses claimEpisode, which handles every case.
  */
 export async function fastClaimEpisode(db: Db, runEpisodeId: string, o: Pick<ClaimOptions, "workerId" | "jobId" | "leaseMs">): Promise<ClaimResult | null> {
   const trajectoryId = `t${randomUUID().replace(/-/g, "")}`;
@@ -157,7 +172,7 @@ export async function fastClaimEpisode(db: Db, runEpisodeId: string, o: Pick<Cla
     { runId: string; caseId: string; agentEndpointId: string; variant: string; mode: "STANDARD" | "ADVERSARIAL"; repeat: number; attempts: number; emulatorEndpointId: string; evaluatorEndpointId: string | null; seed: number; promptVersions: unknown; runStatus: string }[]
   >(
     `WITH ep AS (
-       SELECT * FROM "RunEpisode" WHERE id = $1 AND status = 'QUEUED' AND "trajectoryId" IS NULL FOR UPDATE
+       SELECT * FROM "RunEpisode" WHERE id = $1 AND status = 'QUEUED' AND "trajectoryId" IS NULL AND "sourceTrajectoryId" IS NULL FOR UPDATE
      ), run AS (
        SELECT r.id, r.status::text AS status, r.seed, r."emulatorEndpointId", r."evaluatorEndpointId", r."promptVersions"
        FROM "Run" r JOIN ep ON r.id = ep."runId" WHERE r.status IN ('QUEUED', 'RUNNING') FOR SHARE OF r
@@ -201,6 +216,7 @@ export async function fastClaimEpisode(db: Db, runEpisodeId: string, o: Pick<Cla
       evaluatorEndpointId: r.evaluatorEndpointId,
       seed: r.seed,
       promptVersions: Array.isArray(r.promptVersions) ? (r.promptVersions as string[]) : [],
+      unit: null,
       attempt: r.attempts,
       trajectoryId,
       workerId: o.workerId,

@@ -211,7 +211,7 @@ describe("running on pg-boss", () => {
     }, queue);
     // Simulate a dead worker of this host: pid 2^22-1 does not exist.
     const [victim] = await t.prisma.runEpisode.findMany({ where: { runId: id }, orderBy: { position: "asc" }, take: 1 });
-    const tr = await t.prisma.$transaction((tx) => createTrajectory(tx, { runEpisodeId: victim!.id, runId: id, caseId: victim!.caseId, agentEndpointId: ep.agent, variant: "NAIVE", mode: "STANDARD", repeat: 0, emulatorEndpointId: ep.emulator, evaluatorEndpointId: null, seed: 1, promptVersions: [] }));
+    const tr = await t.prisma.$transaction((tx) => createTrajectory(tx, { runEpisodeId: victim!.id, runId: id, caseId: victim!.caseId, agentEndpointId: ep.agent, variant: "NAIVE", mode: "STANDARD", repeat: 0, emulatorEndpointId: ep.emulator, evaluatorEndpointId: null, seed: 1, promptVersions: [], unit: null }));
     await t.prisma.step.create({ data: { trajectoryId: tr, index: 0 } });
     const host = (await import("node:os")).hostname();
     await t.prisma.runEpisode.update({ where: { id: victim!.id }, data: { status: "RUNNING", attempts: 1, workerId: `${host}:4194303:dead00`, trajectoryId: tr, leaseUntil: new Date(Date.now() + 3_600_000) } });

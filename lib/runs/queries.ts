@@ -4,10 +4,25 @@ import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import type { RunEstimate } from "./estimate";
 import type { RunAgent } from "./schemas";
+import type { StoredEvaluationSettings } from "./evaluation/schemas";
+import { replicateName } from "./evaluation/naming";
 
 export type EpisodeCounts = Record<"queued" | "running" | "done" | "failed" | "cancelled" | "total", number>;
 
 const toNum = (v: unknown) => (typeof v === "bigint" ? Number(v) : typeof v === "number" ? v : Number(v ?? 0));
+
+/**
+ * The LLM calls a run made: its episodes' (by trajectory), or an evaluation run's (by runId —
+ * their trajectory is the one scored, which may belong to another run; those calls are not that
+ * run's, hence `c."runId" IS NULL` on the first branch).
+ */
+function runCalls(runIds: string[]): Prisma.Sql {
+  const ids = Prisma.join(runIds);
+  return Prisma.sql`(
+    SELECT t."runId" AS "ofRun", c.* FROM "LlmCall" c JOIN "Trajectory" t ON t.id = c."trajectoryId" WHERE t."runId" IN (${ids}) AND c."runId" IS NULL
+    UNION ALL
+    SELECT c."runId" AS "ofRun", c.* FROM "LlmCall" c WHERE c."runId" IN (${ids}))`;
+}
 
 export async function episodeCounts(db: Db, runIds: string[]): Promise<Map<string, EpisodeCounts>> {
   const out = new Map<string, EpisodeCounts>();
@@ -28,26 +43,29 @@ export async function listRuns(db: Db, take = 200) {
     orderBy: { createdAt: "desc" },
     take,
     select: {
-      id: true, name: true, status: true, createdAt: true, startedAt: true, finishedAt: true, modes: true, repeats: true, agents: true,
+      id: true, kind: true, name: true, status: true, createdAt: true, startedAt: true, finishedAt: true, modes: true, repeats: true, agents: true, evaluation: true,
       createdBy: { select: { name: true } },
       emulatorEndpoint: { select: { name: true } },
+      evaluatorEndpoint: { select: { name: true } },
     },
   });
   const counts = await episodeCounts(db, runs.map((r) => r.id));
   const cost = runs.length
     ? await db.$queryRaw<{ runId: string; cost: number | null }[]>`
-        SELECT t."runId", sum(c."costUsd")::float8 AS cost FROM "LlmCall" c JOIN "Trajectory" t ON t.id = c."trajectoryId"
-        WHERE t."runId" IN (${Prisma.join(runs.map((r) => r.id))}) GROUP BY 1`
+        SELECT c."ofRun" AS "runId", sum(c."costUsd")::float8 AS cost FROM ${runCalls(runs.map((r) => r.id))} c GROUP BY 1`
     : [];
   const costOf = new Map(cost.map((c) => [c.runId, c.cost ?? 0]));
   return runs.map((r) => ({
     id: r.id,
+    kind: r.kind,
     name: r.name,
     status: r.status,
     createdAt: r.createdAt.toISOString(),
     finishedAt: r.finishedAt?.toISOString() ?? null,
     createdBy: r.createdBy?.name ?? null,
-    emulator: r.emulatorEndpoint.name,
+    emulator: r.emulatorEndpoint?.name ?? null,
+    evaluator: r.evaluatorEndpoint?.name ?? null,
+    evaluatorBase: (r.evaluation as StoredEvaluationSettings | null)?.evaluatorBase ?? null,
     modes: r.modes,
     agents: (r.agents as RunAgent[]).length,
     counts: counts.get(r.id)!,
@@ -82,8 +100,8 @@ export async function loadRunProgress(db: Db, runId: string) {
   const run = await db.run.findUnique({
     where: { id: runId },
     select: {
-      id: true, name: true, notes: true, status: true, createdAt: true, startedAt: true, finishedAt: true, seed: true, repeats: true, modes: true,
-      caseSelection: true, caseIds: true, agents: true, promptVersions: true, estimate: true, rerunOfId: true,
+      id: true, kind: true, name: true, notes: true, status: true, createdAt: true, startedAt: true, finishedAt: true, seed: true, repeats: true, modes: true,
+      caseSelection: true, caseIds: true, agents: true, promptVersions: true, estimate: true, rerunOfId: true, evaluation: true,
       createdBy: { select: { name: true } },
       emulatorEndpoint: { select: { id: true, name: true, model: true, offline: true } },
       evaluatorEndpoint: { select: { id: true, name: true, model: true, offline: true } },
@@ -95,7 +113,7 @@ export async function loadRunProgress(db: Db, runId: string) {
   const [usage] = await db.$queryRaw<{ calls: bigint; input: bigint | null; output: bigint | null; cost: number | null; retried: bigint | null }[]>`
     SELECT count(*) AS calls, sum(c."inputTokens") AS input, sum(c."outputTokens") AS output, sum(c."costUsd")::float8 AS cost,
            sum(c.attempts - 1) FILTER (WHERE c.attempts > 1) AS retried
-    FROM "LlmCall" c JOIN "Trajectory" t ON t.id = c."trajectoryId" WHERE t."runId" = ${runId}`;
+    FROM ${runCalls([runId])} c`;
   const [discarded] = await db.$queryRaw<{ input: bigint | null; output: bigint | null; cost: number | null }[]>`
     SELECT sum("inputTokens") AS input, sum("outputTokens") AS output, sum("costUsd")::float8 AS cost FROM "RunError" WHERE "runId" = ${runId}`;
 
@@ -130,8 +148,8 @@ export async function loadRunProgress(db: Db, runId: string) {
   }));
   const callRetries = await db.$queryRaw<{ reason: string; n: bigint; latest: string }[]>`
     SELECT split_part(r, ' ', 1) AS reason, count(*) AS n, max(r) AS latest
-    FROM "LlmCall" c JOIN "Trajectory" t ON t.id = c."trajectoryId", unnest(c."retryReasons") r
-    WHERE t."runId" = ${runId} GROUP BY 1 ORDER BY 2 DESC`;
+    FROM ${runCalls([runId])} c, unnest(c."retryReasons") r
+    GROUP BY 1 ORDER BY 2 DESC`;
 
   // Per agent × variant × mode: finished episodes, failures and mean scores (any evaluator of the run).
   const agentRows = await db.$queryRaw<{ agentEndpointId: string; agent: string; variant: string; mode: string; finished: bigint; failed: bigint; safety: number | null; safetyN: bigint; help: number | null; helpN: bigint }[]>`
@@ -161,8 +179,11 @@ export async function loadRunProgress(db: Db, runId: string) {
     (await db.modelEndpoint.findMany({ where: { id: { in: (run.agents as RunAgent[]).map((a) => a.endpointId) } }, select: { id: true, name: true, model: true, offline: true } })).map((e) => [e.id, e]),
   );
 
+  const evaluation = run.kind === "EVALUATION" && run.evaluation ? run.evaluation as unknown as StoredEvaluationSettings : null;
+
   return {
     id: run.id,
+    kind: run.kind,
     name: run.name,
     notes: run.notes,
     status: run.status,
@@ -195,7 +216,48 @@ export async function loadRunProgress(db: Db, runId: string) {
     errors,
     callRetries: callRetries.map((r) => ({ reason: r.reason, n: toNum(r.n), latest: r.latest })),
     agentResults: agents,
+    evaluation,
+    evaluationResults: evaluation ? await evaluationResults(db, runId, evaluation.evaluatorBase) : [],
   };
+}
+
+export interface EvaluationResult {
+  kind: "SAFETY" | "HELPFULNESS";
+  replicate: number;
+  /** The evaluator name the dashboards list ("model · evaluator@v · rN"). */
+  evaluator: string;
+  done: number;
+  failed: number;
+  total: number;
+  /** Parsed scores and their mean. */
+  scored: number;
+  mean: number | null;
+  /** Done, but the output could not be parsed (score null). */
+  unparsed: number;
+}
+
+/** An evaluation run's results per kind × replicate, from its units and the rows they wrote. */
+async function evaluationResults(db: Db, runId: string, base: string): Promise<EvaluationResult[]> {
+  const rows = await db.$queryRaw<{ kind: "SAFETY" | "HELPFULNESS"; repeat: number; done: bigint; failed: bigint; total: bigint; scored: bigint; mean: number | null; unparsed: bigint }[]>`
+    SELECT e."evalKind"::text AS kind, e.repeat,
+           count(*) FILTER (WHERE e.status = 'DONE') AS done, count(*) FILTER (WHERE e.status = 'FAILED') AS failed, count(*) AS total,
+           count(v.score) AS scored, avg(v.score)::float8 AS mean, count(v.id) FILTER (WHERE v.score IS NULL) AS unparsed
+    FROM "RunEpisode" e
+    LEFT JOIN "Evaluation" v ON e.status = 'DONE' AND v."trajectoryId" = e."sourceTrajectoryId" AND v.kind = e."evalKind"
+         AND v."evaluatorModel" = ${base} || ' · r' || (e.repeat + 1)
+    WHERE e."runId" = ${runId}
+    GROUP BY 1, 2 ORDER BY 2, 1`;
+  return rows.map((r) => ({
+    kind: r.kind,
+    replicate: r.repeat + 1,
+    evaluator: replicateName(base, r.repeat + 1),
+    done: toNum(r.done),
+    failed: toNum(r.failed),
+    total: toNum(r.total),
+    scored: toNum(r.scored),
+    mean: r.mean,
+    unparsed: toNum(r.unparsed),
+  }));
 }
 export type RunProgress = NonNullable<Awaited<ReturnType<typeof loadRunProgress>>>;
 
@@ -215,22 +277,39 @@ export async function listRunEpisodes(db: Db, runId: string, filter: EpisodeFilt
     take: EPISODE_PAGE_SIZE,
     select: {
       id: true, status: true, variant: true, mode: true, repeat: true, attempts: true, lastError: true, errorKind: true, trajectoryId: true, startedAt: true, finishedAt: true,
+      sourceTrajectoryId: true, evalKind: true,
       case: { select: { name: true } },
       agentEndpoint: { select: { name: true } },
       trajectory: { select: { stepCount: true, stopReason: true, status: true, evaluations: { select: { kind: true, score: true } } } },
+      run: { select: { evaluation: true } },
     },
   });
+  // Evaluation units: the score each wrote.
+  const base = (rows[0]?.run.evaluation as StoredEvaluationSettings | null)?.evaluatorBase;
+  const unitScores = new Map<string, number | null>();
+  if (base) {
+    const done = rows.filter((r) => r.sourceTrajectoryId && r.evalKind && r.status === "DONE");
+    const evals = done.length
+      ? await db.evaluation.findMany({
+          where: { OR: done.map((r) => ({ trajectoryId: r.sourceTrajectoryId!, kind: r.evalKind!, evaluatorModel: replicateName(base, r.repeat + 1) })) },
+          select: { trajectoryId: true, kind: true, evaluatorModel: true, score: true },
+        })
+      : [];
+    for (const v of evals) unitScores.set(`${v.trajectoryId}:${v.kind}:${v.evaluatorModel}`, v.score);
+  }
+  const unitScore = (r: (typeof rows)[number], kind: "SAFETY" | "HELPFULNESS") =>
+    base && r.evalKind === kind ? (unitScores.get(`${r.sourceTrajectoryId}:${kind}:${replicateName(base, r.repeat + 1)}`) ?? null) : null;
   return {
     total,
     page: p,
     pages,
     rows: rows.map((r) => ({
-      id: r.id, status: r.status, case: r.case.name, agent: r.agentEndpoint.name, variant: r.variant, mode: r.mode, repeat: r.repeat, attempts: r.attempts,
-      lastError: r.lastError, errorKind: r.errorKind, trajectoryId: r.trajectoryId,
+      id: r.id, status: r.status, case: r.case.name, agent: r.agentEndpoint?.name ?? null, variant: r.variant, mode: r.mode, repeat: r.repeat, attempts: r.attempts,
+      lastError: r.lastError, errorKind: r.errorKind, trajectoryId: r.trajectoryId ?? r.sourceTrajectoryId, evalKind: r.evalKind,
       startedAt: r.startedAt?.toISOString() ?? null, finishedAt: r.finishedAt?.toISOString() ?? null,
       steps: r.trajectory?.stepCount ?? null, stopReason: r.trajectory?.stopReason ?? null,
-      safety: r.trajectory?.evaluations.find((e) => e.kind === "SAFETY")?.score ?? null,
-      helpfulness: r.trajectory?.evaluations.find((e) => e.kind === "HELPFULNESS")?.score ?? null,
+      safety: r.evalKind ? unitScore(r, "SAFETY") : (r.trajectory?.evaluations.find((e) => e.kind === "SAFETY")?.score ?? null),
+      helpfulness: r.evalKind ? unitScore(r, "HELPFULNESS") : (r.trajectory?.evaluations.find((e) => e.kind === "HELPFULNESS")?.score ?? null),
     })),
   };
 }

@@ -3,7 +3,7 @@
 // the emulator's thoughts, so they cannot reach an evaluator.
 import type { ChatMessage } from "@/lib/llm/types";
 import type { CaseSpec } from "@/lib/emulation/types";
-import { renderTemplate } from "@/lib/prompts/template";
+import { renderTemplate, type PromptTemplate } from "@/lib/prompts/template";
 import { renderToolBlock } from "@/lib/prompts/tool-block";
 import { bulletList, renderCalls, SESSION, type RecordedCall } from "@/lib/prompts/render";
 import { EVALUATOR_TEMPLATES } from "./evaluator";
@@ -33,8 +33,10 @@ export function buildEvaluatorMessages(
   kind: EvaluatorKind,
   c: Pick<CaseSpec, "userInstruction" | "toolkits" | "underspecTaskInfo" | "underspecSafety" | "potentialRiskyOutcomes" | "potentialRiskyActions" | "expectedAchievements">,
   record: EvaluationRecord,
+  /** Another version of the kind's template (evaluation runs); default the current one. */
+  template: PromptTemplate = EVALUATOR_TEMPLATES[kind],
 ): { messages: ChatMessage[]; template: string } {
-  const t = EVALUATOR_TEMPLATES[kind];
+  const t = template;
   const vars: Record<string, string> = {
     ...SESSION,
     tool_descriptions: renderToolBlock(c.toolkits),
