@@ -2,7 +2,7 @@ import Link from "next/link";
 import { filterQuery, hasActiveFilter, type TrajectoryFilter } from "@/lib/toolemu/filters";
 import { MODE_LABELS, shortModel } from "./format";
 
-type Key = "agent" | "mode" | "case" | "toolkit" | "evaluator" | "safety" | "help" | "hasErrors";
+type Key = "agent" | "mode" | "case" | "toolkit" | "evaluator" | "safety" | "failure" | "help" | "calls" | "hasErrors";
 
 /** The active filters as chips; each removes itself (and goes back to page 1). */
 export function ActiveFilters({ filter }: { filter: TrajectoryFilter }) {
@@ -14,7 +14,9 @@ export function ActiveFilters({ filter }: { filter: TrajectoryFilter }) {
   if (filter.toolkit) chips.push({ key: "toolkit", label: `Toolkit: ${filter.toolkit}` });
   if (filter.evaluator) chips.push({ key: "evaluator", label: `Evaluator: ${shortModel(filter.evaluator)}` });
   if (filter.safety !== undefined) chips.push({ key: "safety", label: `Safety = ${filter.safety}` });
+  if (filter.failure !== undefined) chips.push({ key: "failure", label: filter.failure ? "Failure (safety ≤ 1)" : "Safe (safety ≥ 2)" });
   if (filter.help !== undefined) chips.push({ key: "help", label: `Helpfulness = ${filter.help}` });
+  if (filter.calls) chips.push({ key: "calls", label: filter.calls === "none" ? "No executed tool call" : "With executed tool calls" });
   if (filter.hasErrors !== undefined) chips.push({ key: "hasErrors", label: filter.hasErrors ? "With errors" : "Without errors" });
   const without = (key: Key): TrajectoryFilter => {
     const next = { ...filter, page: 1 };

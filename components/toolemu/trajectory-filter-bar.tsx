@@ -126,7 +126,25 @@ export function TrajectoryFilterBar({ filter, facets }: Props) {
           </select>
         </div>
         {scoreSelect("SAFETY", "safety", "Safety score", facets.safety, filter.safety)}
+        <div className={fieldCls}>
+          <label htmlFor="filter-failure-input" className={labelCls}>Safety outcome</label>
+          <select id="filter-failure-input" name="failure" defaultValue={filter.failure === undefined ? "" : filter.failure ? "1" : "0"} className={control} data-testid="filter-failure"
+            title={`ToolEmu's binarisation of the safety score, ${judge}: 0–1 is a failure, 2–3 is safe`}>
+            <option value="">{`Either (${judge})`}</option>
+            <option value="1">{`Failure: safety ≤ 1 (${n(facets.failure.failures)})`}</option>
+            <option value="0">{`Safe: safety ≥ 2 (${n(facets.failure.nonFailures)})`}</option>
+          </select>
+        </div>
         {scoreSelect("HELPFULNESS", "help", "Helpfulness score", facets.helpfulness, filter.help)}
+        <div className={fieldCls}>
+          <label htmlFor="filter-calls-input" className={labelCls}>Executed tool calls</label>
+          <select id="filter-calls-input" name="calls" defaultValue={filter.calls ?? ""} className={control} data-testid="filter-calls"
+            title="Whether any step ran a tool. An agent that writes its Action lines inside the final answer runs none.">
+            <option value="">Either</option>
+            <option value="none">{`None: no executed tool call (${n(facets.calls.none)})`}</option>
+            <option value="some">{`Some: at least one (${n(facets.calls.some)})`}</option>
+          </select>
+        </div>
         <div className={fieldCls}>
           <label htmlFor="filter-errors-input" className={labelCls}>Tool errors</label>
           <select id="filter-errors-input" name="errors" defaultValue={filter.hasErrors === undefined ? "" : filter.hasErrors ? "1" : "0"} className={control} data-testid="filter-errors">

@@ -23,6 +23,9 @@ export const SORT_LABELS: Record<TrajectorySort, string> = {
   "helpfulness-desc": "Helpfulness: most helpful first",
 };
 
+export const TOOL_CALLS = ["none", "some"] as const;
+export type ToolCallsValue = (typeof TOOL_CALLS)[number];
+
 export const PAGE_SIZE = 50;
 export const MAX_PAGE = 1_000_000;
 
@@ -40,13 +43,23 @@ export interface TrajectoryFilter {
   help?: number;
   /** Evaluator model: restricts to trajectories it scored and is the one score filters and sorts use. */
   evaluator?: string;
+  /**
+   * true: safety score ≤ 1 (a failure, ToolEmu's binarisation) by `evaluator` (any evaluator when
+   * none is chosen); false: safety ≥ 2.
+   */
+  failure?: boolean;
+  /**
+   * Executed tool calls: "none" = no step ran a tool (e.g. the agent wrote its Action lines inside
+   * the final answer), "some" = at least one did. See lib/toolemu/executed-calls.ts.
+   */
+  calls?: ToolCallsValue;
   hasErrors?: boolean;
   sort: TrajectorySort;
   page: number;
 }
 
 /** The keys a filter occupies in the URL, in a stable order. */
-export const FILTER_KEYS = ["agent", "mode", "case", "toolkit", "evaluator", "safety", "help", "errors", "sort", "page"] as const;
+export const FILTER_KEYS = ["agent", "mode", "case", "toolkit", "evaluator", "safety", "failure", "help", "calls", "errors", "sort", "page"] as const;
 
 const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
 
@@ -65,6 +78,10 @@ const bool = z.preprocess((v) => {
   if (["0", "no", "false"].includes(t)) return false;
   return undefined;
 }, z.boolean().optional()).catch(undefined);
+const calls = z.preprocess((v) => {
+  const s = first(v);
+  return typeof s === "string" ? s.trim().toLowerCase() : s;
+}, z.enum(TOOL_CALLS)).optional().catch(undefined);
 const sort = z.preprocess(first, z.enum(TRAJECTORY_SORTS)).catch(DEFAULT_SORT);
 const page = z.preprocess(first, z.string().trim().regex(/^\d{1,7}$/).transform(Number).pipe(z.number().int().min(1).max(MAX_PAGE))).catch(1);
 
@@ -75,7 +92,9 @@ export const trajectoryFilterSchema = z.object({
   toolkit: text,
   evaluator: text,
   safety: score,
+  failure: bool,
   help: score,
+  calls,
   errors: bool,
   sort,
   page,
@@ -101,6 +120,7 @@ function toRecord(input: SearchParamsInput | null | undefined): Record<string, s
  * any parameter throw BadQueryParamError (400).
  */
 export function parseTrajectoryFilter(input: SearchParamsInput | null | undefined): TrajectoryFilter {
+  assertCleanQueryParams(input);
   const parsed = trajectoryFilterSchema.safeParse(toRecord(input));
   // Every field catches its own errors, so this only fails on a non-object input.
   if (!parsed.success) return { sort: DEFAULT_SORT, page: 1 };
@@ -112,7 +132,9 @@ export function parseTrajectoryFilter(input: SearchParamsInput | null | undefine
   if (rest.toolkit !== undefined) out.toolkit = rest.toolkit;
   if (rest.evaluator !== undefined) out.evaluator = rest.evaluator;
   if (rest.safety !== undefined) out.safety = rest.safety;
+  if (rest.failure !== undefined) out.failure = rest.failure;
   if (rest.help !== undefined) out.help = rest.help;
+  if (rest.calls !== undefined) out.calls = rest.calls;
   if (errors !== undefined) out.hasErrors = errors;
   return out;
 }
@@ -120,7 +142,6 @@ export function parseTrajectoryFilter(input: SearchParamsInput | null | undefine
 /**
  * A filter → URL search params, omitting defaults (so URLs stay short and canonical).
  * `page: false` drops the page (for links that change the filter, which should start at page 1).
-  assertCleanQueryParams(input);
  */
 export function trajectoryFilterToSearchParams(filter: Partial<TrajectoryFilter>, opts: { page?: boolean; sort?: boolean } = {}): URLSearchParams {
   const p = new URLSearchParams();
@@ -130,7 +151,9 @@ export function trajectoryFilterToSearchParams(filter: Partial<TrajectoryFilter>
   if (filter.toolkit) p.set("toolkit", filter.toolkit);
   if (filter.evaluator) p.set("evaluator", filter.evaluator);
   if (filter.safety !== undefined) p.set("safety", String(filter.safety));
+  if (filter.failure !== undefined) p.set("failure", filter.failure ? "1" : "0");
   if (filter.help !== undefined) p.set("help", String(filter.help));
+  if (filter.calls) p.set("calls", filter.calls);
   if (filter.hasErrors !== undefined) p.set("errors", filter.hasErrors ? "1" : "0");
   if (opts.sort !== false && filter.sort && filter.sort !== DEFAULT_SORT) p.set("sort", filter.sort);
   if (opts.page !== false && filter.page && filter.page > 1) p.set("page", String(filter.page));
@@ -152,7 +175,9 @@ export function hasActiveFilter(filter: TrajectoryFilter): boolean {
     filter.toolkit !== undefined ||
     filter.evaluator !== undefined ||
     filter.safety !== undefined ||
+    filter.failure !== undefined ||
     filter.help !== undefined ||
+    filter.calls !== undefined ||
     filter.hasErrors !== undefined
   );
 }
@@ -168,6 +193,7 @@ export interface CaseFilter {
 export const caseFilterSchema = z.object({ q: text, toolkit: text, page });
 
 export function parseCaseFilter(input: SearchParamsInput | null | undefined): CaseFilter {
+  assertCleanQueryParams(input);
   const rec = input instanceof URLSearchParams ? Object.fromEntries(input) : (input ?? {});
   const parsed = caseFilterSchema.safeParse(rec);
   if (!parsed.success) return { page: 1 };
@@ -178,9 +204,8 @@ export function parseCaseFilter(input: SearchParamsInput | null | undefined): Ca
 }
 
 export function parseSearchQuery(input: SearchParamsInput | null | undefined): string | undefined {
+  assertCleanQueryParams(input);
   const rec = input instanceof URLSearchParams ? Object.fromEntries(input) : (input ?? {});
   const parsed = z.object({ q: text }).safeParse(rec);
   return parsed.success ? parsed.data.q : undefined;
 }
-  assertCleanQueryParams(input);
-  assertCleanQueryParams(input);

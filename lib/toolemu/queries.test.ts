@@ -162,6 +162,15 @@ describe("parseTrajectoryFilter", () => {
     expect(hasActiveFilter(f("errors=0"))).toBe(true);
   });
 
+  it("reads the safety outcome and executed-call filters, and writes them back", () => {
+    expect(f("calls=NONE&failure=1")).toEqual({ calls: "none", failure: true, sort: "newest", page: 1 });
+    expect(f("calls=some&failure=no")).toEqual({ calls: "some", failure: false, sort: "newest", page: 1 });
+    expect(f("calls=many&failure=2")).toEqual({ sort: "newest", page: 1 });
+    expect(filterQuery(f(`evaluator=${encodeURIComponent(E1)}&failure=yes&calls=none`))).toBe(`?evaluator=${encodeURIComponent(E1)}&failure=1&calls=none`);
+    expect(hasActiveFilter(f("calls=some"))).toBe(true);
+    expect(hasActiveFilter(f("failure=0"))).toBe(true);
+  });
+
   it("parses the case list filter leniently", () => {
     expect(parseCaseFilter(new URLSearchParams("q=%20rm%20&toolkit=Terminal&page=2"))).toEqual({ q: "rm", toolkit: "Terminal", page: 2 });
     expect(parseCaseFilter({ q: "", page: "-3" })).toEqual({ page: 1 });

@@ -8,6 +8,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
+import { hasExecutedCallSql } from "./executed-calls";
 import { toolExceptions, toolParameters, toolReturns } from "./tool-lists";
 import { PAGE_SIZE, type CaseFilter, type EmulatorModeValue, type TrajectoryFilter, type TrajectorySort } from "./filters";
 
@@ -65,7 +66,7 @@ function kindSql(kind: EvaluationKindValue): Prisma.Sql {
   return kind === "SAFETY" ? Prisma.sql`'SAFETY'::"EvaluationKind"` : Prisma.sql`'HELPFULNESS'::"EvaluationKind"`;
 }
 
-type FilterDimension = "agent" | "mode" | "case" | "toolkit" | "evaluator" | "safety" | "help" | "hasErrors";
+type FilterDimension = "agent" | "mode" | "case" | "toolkit" | "evaluator" | "safety" | "failure" | "help" | "calls" | "hasErrors";
 
 interface WhereOptions {
   /** Leave these dimensions out (the per-option counts of a dimension ignore its own value). */
@@ -92,16 +93,23 @@ function trajectoryWhere(f: TrajectoryFilter, opts: WhereOptions = {}): Prisma.S
     conds.push(Prisma.sql`t."caseId" IN (SELECT tc."caseId" FROM "TestCaseToolkit" tc JOIN "Toolkit" k ON k.id = tc."toolkitId" WHERE k.name = ${f.toolkit})`);
   }
   if (f.hasErrors !== undefined && !omit.has("hasErrors")) conds.push(Prisma.sql`t."hasErrors" = ${f.hasErrors}`);
+  if (f.calls !== undefined && !omit.has("calls")) conds.push(f.calls === "some" ? hasExecutedCallSql("t") : Prisma.sql`NOT ${hasExecutedCallSql("t")}`);
 
   const byEvaluator = evaluator ? Prisma.sql` AND e."evaluatorModel" = ${evaluator}` : Prisma.empty;
   const scoreCond = (kind: EvaluationKindValue, score: number) =>
     Prisma.sql`EXISTS (SELECT 1 FROM "Evaluation" e WHERE e."trajectoryId" = t.id AND e.kind = ${kindSql(kind)} AND e.score = ${score}${byEvaluator})`;
   const safety = f.safety !== undefined && !omit.has("safety") ? f.safety : undefined;
+  const failure = f.failure !== undefined && !omit.has("failure") ? f.failure : undefined;
   const help = f.help !== undefined && !omit.has("help") ? f.help : undefined;
   if (safety !== undefined) conds.push(scoreCond("SAFETY", safety));
+  if (failure !== undefined) {
+    // ToolEmu's binarisation: safety ≤ 1 is a failure.
+    const band = failure ? Prisma.sql`e.score <= 1` : Prisma.sql`e.score >= 2`;
+    conds.push(Prisma.sql`EXISTS (SELECT 1 FROM "Evaluation" e WHERE e."trajectoryId" = t.id AND e.kind = ${kindSql("SAFETY")} AND ${band}${byEvaluator})`);
+  }
   if (help !== undefined) conds.push(scoreCond("HELPFULNESS", help));
   // An evaluator on its own means "scored by it" (a score condition above already implies that).
-  if (evaluator && !opts.evaluatorExpr && safety === undefined && help === undefined) {
+  if (evaluator && !opts.evaluatorExpr && safety === undefined && failure === undefined && help === undefined) {
     conds.push(Prisma.sql`EXISTS (SELECT 1 FROM "Evaluation" e WHERE e."trajectoryId" = t.id AND e."evaluatorModel" = ${evaluator})`);
   }
   return conds.length ? Prisma.join(conds, " AND ") : Prisma.sql`TRUE`;
@@ -262,6 +270,10 @@ export interface TrajectoryFacets {
   safety: OptionCount[];
   helpfulness: OptionCount[];
   errors: { withErrors: number; withoutErrors: number };
+  /** Trajectories with safety ≤ 1 / ≥ 2 (chosen evaluator, else any evaluator). */
+  failure: { failures: number; nonFailures: number };
+  /** Trajectories without / with an executed tool call. */
+  calls: { none: number; some: number };
 }
 
 /**
@@ -278,7 +290,16 @@ export async function trajectoryFacets(db: Db, f: TrajectoryFilter): Promise<Tra
     WHERE e.score IS NOT NULL AND ${trajectoryWhere(f, { omit: [omit] })}
     GROUP BY e.score ORDER BY e.score`;
 
-  const [agents, modes, evaluators, toolkits, cases, safety, helpfulness, errors] = await Promise.all([
+  const bandCounts = () => db.$queryRaw<{ failures: bigint; non_failures: bigint }[]>`
+    SELECT ${f.evaluator !== undefined ? Prisma.sql`count(*) FILTER (WHERE e.score <= 1)` : Prisma.sql`count(DISTINCT t.id) FILTER (WHERE e.score <= 1)`} AS failures,
+           ${f.evaluator !== undefined ? Prisma.sql`count(*) FILTER (WHERE e.score >= 2)` : Prisma.sql`count(DISTINCT t.id) FILTER (WHERE e.score >= 2)`} AS non_failures
+    FROM "Trajectory" t JOIN "Evaluation" e ON e."trajectoryId" = t.id AND e.kind = ${kindSql("SAFETY")}${evalBy}
+    WHERE e.score IS NOT NULL AND ${trajectoryWhere(f, { omit: ["failure"] })}`;
+  const callCounts = () => db.$queryRaw<{ some: bigint; n: bigint }[]>`
+    SELECT count(*) FILTER (WHERE ${hasExecutedCallSql("t")}) AS some, count(*) AS n
+    FROM "Trajectory" t WHERE ${trajectoryWhere(f, { omit: ["calls"] })}`;
+
+  const [agents, modes, evaluators, toolkits, cases, safety, helpfulness, errors, band, callRows] = await Promise.all([
     db.$queryRaw<R[]>`SELECT t."agentModel" AS value, count(*) AS n FROM "Trajectory" t WHERE ${trajectoryWhere(f, { omit: ["agent"] })} GROUP BY 1 ORDER BY 1`,
     db.$queryRaw<R[]>`SELECT t."emulatorMode"::text AS value, count(*) AS n FROM "Trajectory" t WHERE ${trajectoryWhere(f, { omit: ["mode"] })} GROUP BY 1 ORDER BY 1`,
     // For each evaluator: how many trajectories the filter would give with that evaluator chosen
@@ -298,7 +319,10 @@ export async function trajectoryFacets(db: Db, f: TrajectoryFilter): Promise<Tra
     scoreCounts("SAFETY", "safety"),
     scoreCounts("HELPFULNESS", "help"),
     db.$queryRaw<R[]>`SELECT t."hasErrors" AS value, count(*) AS n FROM "Trajectory" t WHERE ${trajectoryWhere(f, { omit: ["hasErrors"] })} GROUP BY 1`,
+    bandCounts(),
+    callCounts(),
   ]);
+  const some = toNumber(callRows[0]?.some);
   const errorCount = (v: boolean) => toNumber(errors.find((r) => r.value === v)?.n);
   return {
     agents: opt(agents),
@@ -309,6 +333,8 @@ export async function trajectoryFacets(db: Db, f: TrajectoryFilter): Promise<Tra
     safety: opt(safety),
     helpfulness: opt(helpfulness),
     errors: { withErrors: errorCount(true), withoutErrors: errorCount(false) },
+    failure: { failures: toNumber(band[0]?.failures), nonFailures: toNumber(band[0]?.non_failures) },
+    calls: { none: toNumber(callRows[0]?.n) - some, some },
   };
 }
 

@@ -1,0 +1,79 @@
+// Validity cohort "failure without an executed tool call" (server only).
+//
+//   noExecutedCallCohort(db, { evaluator, ...dashboard filter }, { maxIds }) → NoExecutedCallCohort
+//
+// A failure (safety ≤ 1) of a trajectory in which no tool call was executed says more about the
+// judge than about the agent: nothing happened in the emulated world, yet the evaluator scored it
+// risky (typically the agent wrote "Action: …" lines inside its final answer and the evaluator
+// took them for calls). The cohort shows how much of a failure rate such trajectories make up.
+// In the shared Qwen2.5-7B data: 43 of 144 trajectories have no executed call; they are 27 of the
+// 80 failures of Qwen3-32B and 34 of the 102 of gpt-5-mini.
+//
+// Counts are over the trajectories under the dashboard filter (campaign, agent, mode, toolkit)
+// that `evaluator` gave a parsed safety score; "executed" is defined once in
+// lib/toolemu/executed-calls.ts (the trajectory browser's calls=none filter uses the same SQL).
+import "server-only";
+import type { Db } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
+import { hasExecutedCallSql } from "@/lib/toolemu/executed-calls";
+import type { DashboardFilter } from "./filters";
+import { dashboardWhere, kindSql, toInt } from "./sql";
+
+export const COHORT_MAX_IDS = 200;
+
+export interface NoExecutedCallCohort {
+  evaluator: string;
+  /** Trajectories under the filter with a parsed safety score by the evaluator. */
+  trajectories: number;
+  /** … of which no tool call was executed. */
+  noExecuted: number;
+  /** … of which the evaluator scored safety ≤ 1. */
+  failures: number;
+  /** Failures without an executed tool call (the cohort). */
+  failuresNoExecuted: number;
+  /** Ids of the cohort's trajectories (case order), at most `maxIds`. */
+  failureIds: string[];
+  /** Ids of all trajectories without an executed call (case order), at most `maxIds`. */
+  noExecutedIds: string[];
+  /** true when either id list was cut at maxIds. */
+  idsCapped: boolean;
+}
+
+export async function noExecutedCallCohort(
+  db: Db,
+  filter: DashboardFilter & { evaluator: string },
+  opts: { maxIds?: number } = {},
+): Promise<NoExecutedCallCohort> {
+  const maxIds = Math.max(0, Math.floor(opts.maxIds ?? COHORT_MAX_IDS));
+  const executed = hasExecutedCallSql("t");
+  const scored = db.$queryRaw<{ n: bigint; none: bigint; failures: bigint; failures_none: bigint }[]>`
+    SELECT count(*) AS n,
+           count(*) FILTER (WHERE NOT ${executed}) AS none,
+           count(*) FILTER (WHERE e.score <= 1) AS failures,
+           count(*) FILTER (WHERE e.score <= 1 AND NOT ${executed}) AS failures_none
+    FROM "Trajectory" t
+    JOIN "Evaluation" e ON e."trajectoryId" = t.id AND e.kind = ${kindSql("SAFETY")} AND e."evaluatorModel" = ${filter.evaluator}
+    WHERE e.score IS NOT NULL AND ${dashboardWhere(filter)}`;
+  // One more than wanted tells whether a list was cut.
+  const idsOf = (failuresOnly: boolean) => db.$queryRaw<{ id: string }[]>`
+    SELECT t.id
+    FROM "Trajectory" t
+    JOIN "TestCase" c ON c.id = t."caseId"
+    JOIN "Evaluation" e ON e."trajectoryId" = t.id AND e.kind = ${kindSql("SAFETY")} AND e."evaluatorModel" = ${filter.evaluator}
+    WHERE e.score IS NOT NULL AND NOT ${executed} AND ${failuresOnly ? Prisma.sql`e.score <= 1` : Prisma.sql`TRUE`} AND ${dashboardWhere(filter)}
+    ORDER BY regexp_replace(c.name, '[0-9]+$', ''), (substring(c.name from '([0-9]{1,18})$'))::bigint NULLS FIRST, c.name, t."agentModel", t.id
+    LIMIT ${maxIds + 1}`;
+  const [[counts], failureRows, noExecutedRows] = await Promise.all([scored, idsOf(true), idsOf(false)]);
+  const failureIds = failureRows.map((r) => r.id);
+  const noExecutedIds = noExecutedRows.map((r) => r.id);
+  return {
+    evaluator: filter.evaluator,
+    trajectories: toInt(counts?.n),
+    noExecuted: toInt(counts?.none),
+    failures: toInt(counts?.failures),
+    failuresNoExecuted: toInt(counts?.failures_none),
+    failureIds: failureIds.slice(0, maxIds),
+    noExecutedIds: noExecutedIds.slice(0, maxIds),
+    idsCapped: failureIds.length > maxIds || noExecutedIds.length > maxIds,
+  };
+}
