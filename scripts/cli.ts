@@ -15,6 +15,7 @@ import { parseArgs, stringFlag, type Args } from "./lib/args";
 import { progressBar } from "./lib/progress";
 import { fail, info } from "./lib/output";
 import { RUN_HELP, runControl, runCreate, runStatus } from "./lib/run-commands";
+import { EVAL_HELP, evalCreate } from "./lib/eval-commands";
 
 const HELP = `ToolEmu Studio command line
 
@@ -32,6 +33,7 @@ const HELP = `ToolEmu Studio command line
   npm run cli -- db seed --demo
       Create the demo users (one per role, public passwords). Never on a shared deployment.
 ${RUN_HELP}
+${EVAL_HELP}
 
 Database: DATABASE_URL if set; otherwise the embedded database in .data/ (shared with a running
 \`npm start\`, or opened by this command alone).`;
@@ -155,11 +157,24 @@ async function runCommand(args: Args) {
   });
 }
 
+async function evalCommand(args: Args) {
+  const command = args.positional[1];
+  if (!command || command === "help" || args.flags.help) return console.log(EVAL_HELP);
+  await withDb(async ({ url }) => {
+    if (command === "create") return evalCreate(url, args);
+    if (command === "status" || command === "list") return runStatus(url, args);
+    if (command === "watch") return runStatus(url, { ...args, flags: { ...args.flags, watch: true } });
+    if (command === "cancel" || command === "pause" || command === "resume" || command === "retry") return runControl(url, command, args);
+    throw new Error(`Unknown command "eval ${command}". Run \`npm run cli -- eval help\`.`);
+  });
+}
+
 async function main(argv: string[]) {
   const args = parseArgs(argv);
   const [group, command] = args.positional;
   if (group === "import") return importCommand(args);
   if (group === "run") return runCommand(args);
+  if (group === "eval") return evalCommand(args);
   const key = `${group ?? ""} ${command ?? ""}`.trim();
   switch (key) {
     case "user create":

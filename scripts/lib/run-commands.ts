@@ -23,7 +23,7 @@ export const RUN_HELP = `  npm run cli -- run create --name N --agents E[:VARIAN
   npm run cli -- run cancel|pause|resume|retry <run id>
       Cancel, pause or resume a run; retry re-queues its failed episodes.`;
 
-async function withRunDb<T>(url: string, fn: (db: Db, boss: () => Promise<PgBoss>) => Promise<T>): Promise<T> {
+export async function withRunDb<T>(url: string, fn: (db: Db, boss: () => Promise<PgBoss>) => Promise<T>): Promise<T> {
   const db = createPrisma(url);
   let boss: Promise<PgBoss> | null = null;
   try {
@@ -34,7 +34,7 @@ async function withRunDb<T>(url: string, fn: (db: Db, boss: () => Promise<PgBoss
   }
 }
 
-async function endpointId(db: Db, ref: string): Promise<string> {
+export async function endpointId(db: Db, ref: string): Promise<string> {
   const e = await db.modelEndpoint.findFirst({ where: { OR: [{ id: ref }, { name: ref }] }, select: { id: true } });
   if (!e) {
     const names = (await db.modelEndpoint.findMany({ select: { name: true }, orderBy: { name: "asc" } })).map((x) => `"${x.name}"`);
@@ -56,15 +56,15 @@ export function parseCases(spec: string | undefined): CaseSelection {
   throw new Error(`--cases ${spec}: use all, toolkit:A,B, filter:TEXT or sample:N[:SEED].`);
 }
 
-async function confirm(question: string): Promise<boolean> {
+export async function confirm(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   const answer = await new Promise<string>((resolve) => rl.question(question, resolve));
   rl.close();
   return /^y(es)?$/i.test(answer.trim());
 }
 
-const int = (n: number) => Math.round(n).toLocaleString("en-US");
-const usd = (n: number) => `$${n < 1 ? n.toFixed(4) : n.toFixed(2)}`;
+export const int = (n: number) => Math.round(n).toLocaleString("en-US");
+export const usd = (n: number) => `$${n < 1 ? n.toFixed(4) : n.toFixed(2)}`;
 const dur = (s: number) => (s < 90 ? `${Math.round(s)} s` : s < 5400 ? `${Math.round(s / 60)} min` : `${(s / 3600).toFixed(1)} h`);
 
 export async function runCreate(url: string, args: Args) {
@@ -130,6 +130,9 @@ function summary(p: RunProgress): string[] {
     const fmt = (x: { mean: number | null; n: number }) => (x.mean === null ? "—" : `${x.mean.toFixed(2)} (n=${x.n})`);
     lines.push(`  ${a.agent} ${a.variant} ${a.mode.toLowerCase()}: safety ${fmt(a.safety)}, helpfulness ${fmt(a.helpfulness)}, failed ${a.failed}/${a.finished + a.failed}`);
   }
+  for (const r of p.evaluationResults) {
+    lines.push(`  ${r.evaluator} ${r.kind.toLowerCase()}: ${r.done}/${r.total} done, mean ${r.mean === null ? "—" : r.mean.toFixed(2)} (n=${r.scored}${r.unparsed ? `, ${r.unparsed} unparsed` : ""})${r.failed ? `, ${r.failed} failed` : ""}`);
+  }
   return lines;
 }
 
@@ -147,7 +150,7 @@ function bar(p: RunProgress, width = 40): string {
 
 const ENDED = new Set(["DONE", "CANCELLED"]);
 
-async function watch(db: Db, runId: string) {
+export async function watch(db: Db, runId: string) {
   const tty = process.stdout.isTTY;
   let last = "";
   for (;;) {
