@@ -6,6 +6,7 @@ import { TrajectoryTable } from "@/components/toolemu/trajectory-table";
 import { ExportButtons } from "@/components/toolemu/export-buttons";
 import { Pagination } from "@/components/toolemu/pagination";
 import { EmptyState, NoDataImported } from "@/components/toolemu/empty-state";
+import Link from "next/link";
 import { requirePermission } from "@/lib/auth/server";
 import { can } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/client";
@@ -23,6 +24,12 @@ export default async function TrajectoriesPage({ searchParams }: { searchParams:
     <>
       <PageHeader title="Trajectories" description="Agent runs step by step with their safety and helpfulness evaluations. Filter, sort, open one, or export what you see.">
         {totalInDb > 0 && <ExportButtons filter={shown} total={list.total} />}
+        {totalInDb > 0 && list.total > 0 && can(user.role, "evaluation:create") && (
+          // Score the filtered trajectories again (an evaluation run): the form opens with this filter.
+          <Link href={`/runs/evaluate${filterQuery(shown, { page: false, sort: false })}`} className="rounded-md border border-indigo-600 bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-500" data-testid="evaluate-these" title="Score these trajectories again with any evaluator, replicates included">
+            Evaluate these {list.total}…
+          </Link>
+        )}
       </PageHeader>
       {totalInDb === 0 || !facets ? (
         <NoDataImported what="trajectories" canImport={can(user.role, "data:import")} />
