@@ -13,6 +13,7 @@ import { AnnotatorProgressTable } from "@/components/campaigns/annotator-progres
 import { CampaignItemTable } from "@/components/campaigns/item-table";
 import { n } from "@/components/campaigns/format";
 import { requirePermission } from "@/lib/auth/server";
+import { can } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { campaignOverview } from "@/lib/annotation/queries";
@@ -26,7 +27,7 @@ const ITEM_CAP = 100;
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function CampaignPage({ params, searchParams }: Props) {
-  await requirePermission("campaign:manage");
+  const user = await requirePermission("campaign:manage");
   const { id } = await params;
   const showAll = (await searchParams).show === "all";
   let overview;
@@ -65,6 +66,11 @@ export default async function CampaignPage({ params, searchParams }: Props) {
         </div>
         <div className="flex flex-wrap items-start gap-3">
           <CampaignExportLinks campaignId={campaign.id} labels={totals.labelsSubmitted} />
+          {can(user.role, "evaluation:create") && (
+            <Link href={`/runs/evaluate?campaign=${encodeURIComponent(campaign.id)}`} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50" data-testid="evaluate-campaign-items" title="Score this campaign's trajectories again with any evaluator">
+              Evaluate these items…
+            </Link>
+          )}
           <LockButton campaignId={campaign.id} locked={campaign.locked} setLocked={setLockedAction} />
         </div>
       </header>
