@@ -4,6 +4,8 @@
 // shows the progress bar (done / running / failed / queued, ETA from the observed rate), tokens
 // and cost so far, errors by cause with the latest messages, per-agent results and the episodes
 // with links to their trajectories. Pause / resume / cancel / retry failed / re-run as new.
+// An evaluation run (kind EVALUATION) shows its units (trajectory × kind × replicate) and its
+// results per replicate instead of per agent, with a link to compare the replicates.
 import { OFFLINE_MODEL_LABEL } from "@/lib/offline-label";
 import { useCallback, useEffect, useRef, useState } from "react";
 import Link from "next/link";
@@ -21,6 +23,8 @@ type Action = "pause" | "resume" | "cancel" | "retry" | "rerun";
 interface Props {
   initial: { progress: RunProgress; episodes: RunEpisodePage };
   canControl: boolean;
+  /** May start an evaluation run on this run's trajectories. */
+  canEvaluate?: boolean;
   control: (input: { runId: string; action: Action }) => Promise<ActionResult<{ message: string; newRunId: string | null }>>;
 }
 
@@ -40,7 +44,7 @@ function live(p: RunProgress): boolean {
   return p.status === "QUEUED" || p.status === "RUNNING" || (p.status === "PAUSED" && p.counts.running > 0) || (p.status === "CANCELLED" && p.counts.running > 0);
 }
 
-export function RunLive({ initial, canControl, control }: Props) {
+export function RunLive({ initial, canControl, canEvaluate = false, control }: Props) {
   const router = useRouter();
   const [progress, setProgress] = useState(initial.progress);
   const [episodes, setEpisodes] = useState(initial.episodes);
@@ -94,6 +98,8 @@ export function RunLive({ initial, canControl, control }: Props) {
   const p = progress;
   const c = p.counts;
   const est = p.estimate;
+  const ev = p.evaluation;
+  const noun = ev ? "evaluations" : "episodes";
   return (
     <>
       <PageHeader title={p.name} description={p.notes || undefined}>
@@ -112,7 +118,10 @@ export function RunLive({ initial, canControl, control }: Props) {
             <button type="button" onClick={() => act("cancel")} disabled={!!busy} className={`${btn} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`} data-testid="cancel-run">{busy === "cancel" ? "Cancelling…" : "Cancel"}</button>
           )}
           {canControl && (
-            <button type="button" onClick={() => act("rerun")} disabled={!!busy} className={`${btn} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`} data-testid="rerun-run" title="A new run with the same cases, agents, emulator, evaluator, modes, repeats and seed">{busy === "rerun" ? "Creating…" : "Re-run as new"}</button>
+            <button type="button" onClick={() => act("rerun")} disabled={!!busy} className={`${btn} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`} data-testid="rerun-run" title={ev ? "A new evaluation run with the same evaluator, kinds, replicates and temperature on the same trajectories (appended)" : "A new run with the same cases, agents, emulator, evaluator, modes, repeats and seed"}>{busy === "rerun" ? "Creating…" : "Re-run as new"}</button>
+          )}
+          {canEvaluate && (
+            <Link href={`/runs/evaluate?run=${encodeURIComponent(p.id)}`} className={`${btn} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`} data-testid="evaluate-run-trajectories" title="Score this run's trajectories again with any evaluator">Evaluate these trajectories…</Link>
           )}
         </div>
       </PageHeader>
@@ -120,9 +129,9 @@ export function RunLive({ initial, canControl, control }: Props) {
 
       <section className={card} aria-label="Progress">
         <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2 text-sm">
-          <span className="font-medium">{int(c.done + c.failed + c.cancelled)} of {int(c.total)} episodes ended</span>
+          <span className="font-medium" data-testid="run-ended">{int(c.done + c.failed + c.cancelled)} of {int(c.total)} {noun} ended</span>
           <span className="text-slate-600" data-testid="run-eta">
-            {p.etaSeconds !== null ? <>ETA <strong className="tabular-nums text-slate-900">{eta(p.etaSeconds)}</strong> at {p.ratePerMinute!.toFixed(1)} episodes/min</> : p.status === "DONE" && p.startedAt && p.finishedAt ? <>Took {eta((Date.parse(p.finishedAt) - Date.parse(p.startedAt)) / 1000)}</> : "ETA after the first episodes"}
+            {p.etaSeconds !== null ? <>ETA <strong className="tabular-nums text-slate-900">{eta(p.etaSeconds)}</strong> at {p.ratePerMinute!.toFixed(1)} {noun}/min</> : p.status === "DONE" && p.startedAt && p.finishedAt ? <>Took {eta((Date.parse(p.finishedAt) - Date.parse(p.startedAt)) / 1000)}</> : `ETA after the first ${noun}`}
             {stale && <span className="ml-2 text-amber-700">(connection lost; retrying)</span>}
           </span>
         </div>
@@ -173,7 +182,7 @@ export function RunLive({ initial, canControl, control }: Props) {
           )}
         </section>
 
-        <section className={card} aria-labelledby="run-agents-h">
+        {ev ? <EvaluationResults p={p} /> : <section className={card} aria-labelledby="run-agents-h">
           <h2 id="run-agents-h" className="text-base font-semibold">Results by agent</h2>
           <p className="text-xs text-slate-500">Mean scores (0–3) of finished episodes; failure rate = failed ÷ ended.</p>
           <div className="mt-3 overflow-x-auto">
@@ -194,12 +203,12 @@ export function RunLive({ initial, canControl, control }: Props) {
               </tbody>
             </table>
           </div>
-        </section>
+        </section>}
       </div>
 
       <section className={`${card} mt-6`} aria-labelledby="run-episodes-h">
         <div className="flex flex-wrap items-center justify-between gap-3">
-          <h2 id="run-episodes-h" className="text-base font-semibold">Episodes</h2>
+          <h2 id="run-episodes-h" className="text-base font-semibold">{ev ? "Evaluations" : "Episodes"}</h2>
           <div className="flex flex-wrap gap-1" role="group" aria-label="Show episodes">
             {FILTERS.map((f) => (
               <button key={f.key} type="button" aria-pressed={filter === f.key} onClick={() => { setFilter(f.key); setPage(1); }}
@@ -213,7 +222,7 @@ export function RunLive({ initial, canControl, control }: Props) {
           <table className="min-w-full text-sm" data-testid="episode-table">
             <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
               <tr>
-                <th scope="col" className="py-1 pr-3">Case</th><th scope="col" className="py-1 pr-3">Agent</th><th scope="col" className="py-1 pr-3">Mode</th>
+                <th scope="col" className="py-1 pr-3">Case</th><th scope="col" className="py-1 pr-3">{ev ? "Kind · replicate" : "Agent"}</th><th scope="col" className="py-1 pr-3">Mode</th>
                 <th scope="col" className="py-1 pr-3">Status</th><th scope="col" className="py-1 pr-3 text-right">Steps</th>
                 <th scope="col" className="py-1 pr-3 text-right">Safety</th><th scope="col" className="py-1 pr-3 text-right">Helpful.</th><th scope="col" className="py-1">Trajectory</th>
               </tr>
@@ -221,8 +230,12 @@ export function RunLive({ initial, canControl, control }: Props) {
             <tbody className="divide-y divide-slate-100">
               {episodes.rows.map((e) => (
                 <tr key={e.id} data-testid="episode-row" data-status={e.status}>
-                  <td className="py-1.5 pr-3">{e.case}{p.repeats > 1 ? <span className="text-xs text-slate-500"> #{e.repeat + 1}</span> : null}</td>
-                  <td className="py-1.5 pr-3"><span>{e.agent}</span> <span className="text-xs text-slate-500">{e.variant}</span></td>
+                  <td className="py-1.5 pr-3">{e.case}{!ev && p.repeats > 1 ? <span className="text-xs text-slate-500"> #{e.repeat + 1}</span> : null}</td>
+                  {ev ? (
+                    <td className="py-1.5 pr-3">{e.evalKind === "SAFETY" ? "safety" : "helpfulness"} <span className="text-xs text-slate-500">r{e.repeat + 1}</span></td>
+                  ) : (
+                    <td className="py-1.5 pr-3"><span>{e.agent}</span> <span className="text-xs text-slate-500">{e.variant}</span></td>
+                  )}
                   <td className="py-1.5 pr-3 text-xs">{e.mode.toLowerCase()}</td>
                   <td className="py-1.5 pr-3">
                     <RunStatusBadge status={e.status} testId="episode-status" />
@@ -232,7 +245,7 @@ export function RunLive({ initial, canControl, control }: Props) {
                   <td className="py-1.5 pr-3 text-right tabular-nums">{e.steps ?? "—"}</td>
                   <td className="py-1.5 pr-3 text-right tabular-nums">{e.safety ?? "—"}</td>
                   <td className="py-1.5 pr-3 text-right tabular-nums">{e.helpfulness ?? "—"}</td>
-                  <td className="py-1.5">{e.trajectoryId && e.status !== "QUEUED" ? <Link href={`/trajectories/${e.trajectoryId}`} className="text-indigo-700 hover:underline" data-testid="trajectory-link">{e.status === "RUNNING" ? "live" : "open"}</Link> : "—"}</td>
+                  <td className="py-1.5">{e.trajectoryId && (ev || e.status !== "QUEUED") ? <Link href={`/trajectories/${e.trajectoryId}`} className="text-indigo-700 hover:underline" data-testid="trajectory-link">{!ev && e.status === "RUNNING" ? "live" : "open"}</Link> : "—"}</td>
                 </tr>
               ))}
             </tbody>
@@ -249,18 +262,82 @@ export function RunLive({ initial, canControl, control }: Props) {
 
       <section className={`${card} mt-6 text-sm`} aria-labelledby="run-settings-h" data-testid="run-settings">
         <h2 id="run-settings-h" className="text-base font-semibold">Settings</h2>
-        <dl className="mt-3 grid gap-x-6 gap-y-2 sm:grid-cols-2">
+        {ev ? <EvaluationSettings p={p} /> : <dl className="mt-3 grid gap-x-6 gap-y-2 sm:grid-cols-2">
           <div><dt className="text-xs text-slate-500">Cases</dt><dd>{int(p.caseCount)} — {describeSelection(p.caseSelection)}</dd></div>
           <div><dt className="text-xs text-slate-500">Agents</dt><dd>{p.agents.map((a) => `${a.name} (${a.variant})`).join(", ")}</dd></div>
-          <div><dt className="text-xs text-slate-500">Emulator</dt><dd>{p.emulator.name} <span className="text-slate-500">{p.emulator.offline ? OFFLINE_MODEL_LABEL : p.emulator.model}</span> · {p.modes.map((m) => m.toLowerCase()).join(" + ")}</dd></div>
+          <div><dt className="text-xs text-slate-500">Emulator</dt><dd>{p.emulator ? <>{p.emulator.name} <span className="text-slate-500">{p.emulator.offline ? OFFLINE_MODEL_LABEL : p.emulator.model}</span></> : "—"} · {p.modes.map((m) => m.toLowerCase()).join(" + ")}</dd></div>
           <div><dt className="text-xs text-slate-500">Evaluator</dt><dd>{p.evaluator ? `${p.evaluator.name}` : "none"}</dd></div>
           <div><dt className="text-xs text-slate-500">Repeats · seed</dt><dd className="tabular-nums">{p.repeats} · {p.seed}</dd></div>
           <div><dt className="text-xs text-slate-500">Created</dt><dd>{formatDate(p.createdAt)}{p.createdBy ? ` by ${p.createdBy}` : ""}{p.rerunOfId ? <> · re-run of <Link href={`/runs/${p.rerunOfId}`} className="text-indigo-700 hover:underline">an earlier run</Link></> : null}</dd></div>
           <div className="sm:col-span-2"><dt className="text-xs text-slate-500">Prompt templates</dt><dd className="font-mono text-xs">{p.promptVersions.join("  ")}</dd></div>
-        </dl>
+        </dl>}
       </section>
     </>
   );
+}
+
+/** An evaluation run's results per kind × replicate, with links to compare replicates on the dashboard. */
+function EvaluationResults({ p }: { p: RunProgress }) {
+  const ev = p.evaluation!;
+  const reps = [...new Set(p.evaluationResults.map((r) => r.replicate))];
+  const compare = (kind: string) =>
+    reps.length >= 2
+      ? `/dashboards/evaluators?${new URLSearchParams({ evaluator: `${ev.evaluatorBase} · r${reps[0]}`, evaluatorB: `${ev.evaluatorBase} · r${reps[1]}`, kind }).toString()}`
+      : `/dashboards/evaluators?${new URLSearchParams({ evaluator: `${ev.evaluatorBase} · r${reps[0] ?? 1}`, kind }).toString()}`;
+  return (
+    <section className={card} aria-labelledby="run-eval-h" data-testid="evaluation-results">
+      <h2 id="run-eval-h" className="text-base font-semibold">Results by replicate</h2>
+      <p className="text-xs text-slate-500">Each replicate is its own evaluator on the dashboards. Mean score (0–3) of the parsed outputs; unparsed outputs are stored with no score.</p>
+      <div className="mt-3 overflow-x-auto">
+        <table className="min-w-full text-sm">
+          <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
+            <tr><th scope="col" className="py-1 pr-3">Evaluator</th><th scope="col" className="py-1 pr-3">Kind</th><th scope="col" className="py-1 pr-3 text-right">Done</th><th scope="col" className="py-1 pr-3 text-right">Mean</th><th scope="col" className="py-1 text-right">Unparsed</th></tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {p.evaluationResults.map((r) => (
+              <tr key={`${r.kind}:${r.replicate}`} data-testid="evaluation-result" data-kind={r.kind} data-replicate={r.replicate}>
+                <td className="py-1.5 pr-3 font-mono text-xs">{r.evaluator}</td>
+                <td className="py-1.5 pr-3 text-xs">{r.kind.toLowerCase()}</td>
+                <td className="py-1.5 pr-3 text-right tabular-nums">{int(r.done)}/{int(r.total)}{r.failed ? <span className="text-rose-700"> ({int(r.failed)} failed)</span> : null}</td>
+                <td className="py-1.5 pr-3 text-right tabular-nums">{r.mean === null ? "—" : r.mean.toFixed(2)} <span className="text-xs text-slate-400">n={r.scored}</span></td>
+                <td className="py-1.5 text-right tabular-nums">{int(r.unparsed)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="mt-3 flex flex-wrap gap-3 text-sm">
+        {ev.kinds.map((k) => (
+          <Link key={k} href={compare(k)} className="text-indigo-700 hover:underline" data-testid={`compare-replicates-${k}`}>
+            {reps.length >= 2 ? `Compare r${reps[0]} with r${reps[1]} (${k.toLowerCase()}, test–retest)` : `This evaluator on the dashboard (${k.toLowerCase()})`}
+          </Link>
+        ))}
+      </p>
+    </section>
+  );
+}
+
+function EvaluationSettings({ p }: { p: RunProgress }) {
+  const ev = p.evaluation!;
+  return (
+    <dl className="mt-3 grid gap-x-6 gap-y-2 sm:grid-cols-2">
+      <div><dt className="text-xs text-slate-500">Trajectories</dt><dd>{int(ev.trajectories)} — {describeTrajectories(ev.selection)}</dd></div>
+      <div><dt className="text-xs text-slate-500">Evaluator</dt><dd>{p.evaluator ? p.evaluator.name : "(deleted endpoint)"} · <span className="font-mono text-xs">{ev.evaluatorBase}</span></dd></div>
+      <div><dt className="text-xs text-slate-500">Kinds · replicates</dt><dd>{ev.kinds.map((k) => k.toLowerCase()).join(" + ")} · {Array.from({ length: ev.replicates }, (_, i) => `r${ev.firstReplicate + i}`).join(", ")}</dd></div>
+      <div><dt className="text-xs text-slate-500">Earlier scores · temperature</dt><dd>{ev.write === "append" ? "appended" : `replaced${ev.deleted ? ` (${ev.deleted} deleted)` : ""}`} · {ev.temperature ?? "the endpoint's"}</dd></div>
+      <div><dt className="text-xs text-slate-500">Created</dt><dd>{formatDate(p.createdAt)}{p.createdBy ? ` by ${p.createdBy}` : ""}</dd></div>
+      <div><dt className="text-xs text-slate-500">Prompt templates</dt><dd className="font-mono text-xs">{ev.templates.join("  ")}</dd></div>
+    </dl>
+  );
+}
+
+function describeTrajectories(sel: { kind: string; query?: string; runId?: string; campaignId?: string; ids?: string[] }) {
+  switch (sel.kind) {
+    case "filter": return <Link href={`/trajectories${sel.query ? `?${sel.query}` : ""}`} className="text-indigo-700 hover:underline">{sel.query ? `the list filtered by ${sel.query}` : "all trajectories"}</Link>;
+    case "run": return <Link href={`/runs/${sel.runId}`} className="text-indigo-700 hover:underline">a run&apos;s trajectories</Link>;
+    case "campaign": return <Link href={`/campaigns/${sel.campaignId}`} className="text-indigo-700 hover:underline">a campaign&apos;s items</Link>;
+    default: return `${sel.ids?.length ?? 0} chosen trajectories`;
+  }
 }
 
 function describeSelection(sel: unknown): string {

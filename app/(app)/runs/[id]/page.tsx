@@ -7,6 +7,7 @@ import { can } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/client";
 import { listRunEpisodes, loadRunProgress } from "@/lib/runs/queries";
 import { runControlAction } from "./_actions/control";
+import { evaluationRunControlAction } from "./_actions/control-evaluation";
 
 export const metadata: Metadata = { title: "Run" };
 export const dynamic = "force-dynamic";
@@ -20,7 +21,11 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   return (
     <>
       <Breadcrumbs items={[{ href: "/runs", label: "Runs" }, { label: progress.name }]} />
-      <RunLive initial={{ progress, episodes }} canControl={can(user.role, "run:create")} control={runControlAction} />
+      {progress.kind === "EVALUATION" ? (
+        <RunLive initial={{ progress, episodes }} canControl={can(user.role, "evaluation:create")} canEvaluate={can(user.role, "evaluation:create")} control={evaluationRunControlAction} />
+      ) : (
+        <RunLive initial={{ progress, episodes }} canControl={can(user.role, "run:create")} canEvaluate={can(user.role, "evaluation:create")} control={runControlAction} />
+      )}
     </>
   );
 }
