@@ -15,6 +15,9 @@ type Overrides = Record<string, ModelLabels>;
 interface Props {
   preview: (i: { uploadId: string; overrides: Overrides }) => Promise<ActionResult<Preview>>;
   apply: (i: { uploadId: string; overrides: Overrides; acceptChanges: boolean }) => Promise<ActionResult<Applied>>;
+  /** The server's upload size cap (UPLOAD_MAX_BYTES), checked here too so a refusal comes before the bytes are sent. */
+  maxUploadBytes?: number;
+  maxUploadLabel?: string;
 }
 
 type Stage =
@@ -113,7 +116,7 @@ function ModelLabelsEditor({ files, overrides, onChange }: { files: FileSummary[
   );
 }
 
-export function ImportWizard({ preview, apply }: Props) {
+export function ImportWizard({ preview, apply, maxUploadBytes, maxUploadLabel }: Props) {
   const [files, setFiles] = useState<File[]>([]);
   const [stage, setStage] = useState<Stage>({ kind: "idle" });
   const [error, setError] = useState<string | null>(null);
@@ -143,6 +146,11 @@ export function ImportWizard({ preview, apply }: Props) {
 
   async function start() {
     setError(null);
+    const total = files.reduce((n, f) => n + f.size, 0);
+    if (maxUploadBytes && total > maxUploadBytes) {
+      setError(`These files add up to more than the upload limit of ${maxUploadLabel ?? `${maxUploadBytes} bytes`}. Upload them in several parts, or ask the administrator to raise UPLOAD_MAX_BYTES.`);
+      return;
+    }
     setAccept(false);
     setOverrides({});
     setStage({ kind: "uploading", fraction: 0 });
