@@ -39,6 +39,9 @@ export function BlindedTrajectory({ item }: { item: BlindedItem }) {
           </div>
         </details>
       </section>
+      {item.campaign.redactModelNames && (
+        <p className="text-xs text-slate-500" data-testid="names-redacted">Names of AI models in this trajectory are shown as [model].</p>
+      )}
       <ol className="space-y-3">
         {item.steps.map((s) => (
           <li key={s.index} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="annotate-step">

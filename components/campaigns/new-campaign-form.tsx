@@ -21,6 +21,8 @@ export interface InvitableUserRow {
 
 export interface SelectionPreviewData {
   matching: number;
+  /** Offline-model trajectories the filter matched that the campaign leaves out. */
+  offlineExcluded: number;
   strata: { agentModel: string; emulatorMode: string; count: number }[];
 }
 
@@ -31,7 +33,7 @@ interface Props {
   /** A random seed chosen on the server, so server and client render the same value. */
   defaultSeed: number;
   createCampaign: (input: CreateCampaignInput) => Promise<ActionResult<{ id: string; items: number }>>;
-  previewSelection: (input: { filter: Record<string, string> }) => Promise<ActionResult<SelectionPreviewData>>;
+  previewSelection: (input: { filter: Record<string, string>; includeOffline: boolean }) => Promise<ActionResult<SelectionPreviewData>>;
 }
 
 type Kind = "filter" | "sample";
@@ -60,6 +62,8 @@ export function NewCampaignForm({ users, facets, totalTrajectories, defaultSeed,
   const [sampleSeed, setSampleSeed] = useState(String(defaultSeed));
   const [stratify, setStratify] = useState(true);
   const [pseudonymize, setPseudonymize] = useState(false);
+  const [includeOffline, setIncludeOffline] = useState(false);
+  const [redactModelNames, setRedactModelNames] = useState(false);
   const [seed, setSeed] = useState("");
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -74,19 +78,19 @@ export function NewCampaignForm({ users, facets, totalTrajectories, defaultSeed,
     if (toolkit) f.toolkit = toolkit;
     return f;
   }, [agent, mode, toolkit]);
-  const filterKey = JSON.stringify(filter);
+  const filterKey = JSON.stringify([filter, includeOffline]);
 
   // The live count of matching trajectories; a late answer for an older filter is ignored.
   useEffect(() => {
     let current = true;
-    previewSelection({ filter }).then(
+    previewSelection({ filter, includeOffline }).then(
       (res) => current && setPreview(res.ok ? { key: filterKey, data: res.data } : { key: filterKey, data: null, error: res.error }),
       () => current && setPreview({ key: filterKey, data: null, error: "Could not count the matching trajectories." }),
     );
     return () => {
       current = false;
     };
-  }, [filter, filterKey, previewSelection]);
+  }, [filter, includeOffline, filterKey, previewSelection]);
 
   const counting = preview?.key !== filterKey;
   const matching = !counting ? (preview?.data?.matching ?? null) : null;
@@ -120,6 +124,8 @@ export function NewCampaignForm({ users, facets, totalTrajectories, defaultSeed,
       k: kNum as number,
       ...(num(seed) !== undefined ? { seed: num(seed) } : {}),
       pseudonymize,
+      includeOffline,
+      redactModelNames,
       annotatorIds: users.filter((u) => invited.has(u.id)).map((u) => u.id),
       selection,
     });
@@ -210,7 +216,19 @@ export function NewCampaignForm({ users, facets, totalTrajectories, defaultSeed,
                 {preview?.data && preview.data.strata.length > 0 && <span className="text-slate-500"> · {preview.data.strata.length} agent × mode {preview.data.strata.length === 1 ? "stratum" : "strata"}</span>}
               </>
             )}
+            {!counting && (preview?.data?.offlineExcluded ?? 0) > 0 && (
+              <span className="block text-xs text-slate-500" data-testid="offline-excluded">
+                {n(preview!.data!.offlineExcluded)} offline-model {preview!.data!.offlineExcluded === 1 ? "trajectory is" : "trajectories are"} left out (tick below to include).
+              </span>
+            )}
           </p>
+          <label className="mt-2 flex items-start gap-2 text-sm">
+            <input type="checkbox" className="mt-0.5" checked={includeOffline} onChange={(e) => setIncludeOffline(e.target.checked)} data-testid="include-offline" />
+            <span>
+              Include offline-model trajectories
+              <span className="block text-xs text-slate-500">Trajectories the offline heuristic model (not an LLM) played or emulated read like it and un-blind the item; they are left out unless you tick this.</span>
+            </span>
+          </label>
 
           <fieldset className="mt-4">
             <legend className={labelCls}>Which of them</legend>
@@ -300,6 +318,13 @@ export function NewCampaignForm({ users, facets, totalTrajectories, defaultSeed,
             <label className="flex items-start gap-2 text-sm">
               <input type="checkbox" className="mt-0.5" checked={pseudonymize} onChange={(e) => setPseudonymize(e.target.checked)} data-testid="pseudonymize" />
               <span>Pseudonymize annotators in exports<span className="block text-xs text-slate-500">Exports name annotators A1, A2, … instead of their user ids.</span></span>
+            </label>
+            <label className="flex items-start gap-2 text-sm">
+              <input type="checkbox" className="mt-0.5" checked={redactModelNames} onChange={(e) => setRedactModelNames(e.target.checked)} data-testid="redact-model-names" />
+              <span>
+                Redact model self-identification
+                <span className="block text-xs text-slate-500">Annotators see [model] wherever a thought, action, observation or final answer names a known model or endpoint (e.g. an agent writing &quot;As Qwen, I…&quot;).</span>
+              </span>
             </label>
             <div>
               <label htmlFor={`${uid}-seed`} className={labelCls}>Campaign seed (optional)</label>

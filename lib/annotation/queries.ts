@@ -89,7 +89,7 @@ export async function campaignOverview(db: Db, campaignId: string) {
   const campaign = await db.campaign.findUnique({
     where: { id: campaignId },
     select: {
-      id: true, name: true, guidelines: true, status: true, k: true, seed: true, pseudonymize: true, labelSchema: true, createdAt: true,
+      id: true, name: true, guidelines: true, status: true, k: true, seed: true, pseudonymize: true, includeOffline: true, redactModelNames: true, labelSchema: true, createdAt: true,
       members: { select: { user: { select: { id: true, name: true, email: true } } } },
     },
   });

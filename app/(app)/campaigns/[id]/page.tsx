@@ -60,6 +60,7 @@ export default async function CampaignPage({ params, searchParams }: Props) {
             <div><dt className="inline text-slate-500">Annotators </dt><dd className="inline font-medium text-slate-800">{progress.length}</dd></div>
             <div><dt className="inline text-slate-500">Seed </dt><dd className="inline font-mono text-xs text-slate-800">{campaign.seed}</dd></div>
             <div><dt className="inline text-slate-500">Exports </dt><dd className="inline text-slate-800">{campaign.pseudonymize ? "pseudonymized (A1, A2, …)" : "with user ids"}</dd></div>
+            <div><dt className="inline text-slate-500">Blinding </dt><dd className="inline text-slate-800" data-testid="campaign-blinding">{campaign.redactModelNames ? "model names redacted" : "text as written"} · offline-model trajectories {campaign.includeOffline ? "included" : "left out"}</dd></div>
             <div><dt className="inline text-slate-500">Created </dt><dd className="inline tabular-nums text-slate-800">{formatDate(campaign.createdAt)}</dd></div>
             <div><dt className="inline text-slate-500">Form </dt><dd className="inline text-slate-800">v{campaign.schema.version} · {campaign.schema.fields.length} fields</dd></div>
           </dl>
