@@ -3,6 +3,7 @@
 // tables live in the `pgboss` schema, created by pg-boss itself on first start.
 //
 // One queue, `episode`: one job per RunEpisode, singletonKey = "run:case:agent:variant:mode:repeat"
+// (an evaluation run's unit, which has no agent: "run:unit:<id>")
 // under the "stately" policy (at most one queued and one active job per key, so the same episode
 // is never queued twice). Retries: retryLimit with exponential backoff from retryDelay.
 //
