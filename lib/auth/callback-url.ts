@@ -7,7 +7,6 @@ const BASE = "http://callback.invalid";
 export function safeCallbackPath(raw: unknown, fallback = "/"): string {
   if (typeof raw !== "string" || !raw.startsWith("/") || raw.length > 2000) return fallback;
   // Backslashes and control characters have no business in our paths; browsers reinterpret them.
-  // eslint-disable-next-line no-control-regex
   if (/[\\\u0000-\u001f\u007f]/.test(raw)) return fallback;
   let url: URL;
   try {
