@@ -25,7 +25,11 @@ export function RunTable({ rows }: { rows: RunListRow[] }) {
               <td className="max-w-sm px-4 py-3">
                 <Link href={`/runs/${r.id}`} className="font-medium text-indigo-700 hover:underline">{r.name}</Link>
                 <div className="text-xs text-slate-500">
-                  {r.agents} agent{r.agents === 1 ? "" : "s"} · emulator {r.emulator} · {r.modes.map((m) => m.toLowerCase()).join(" + ")}
+                  {r.kind === "EVALUATION" ? (
+                    <><span className="rounded bg-violet-50 px-1 font-medium text-violet-700 ring-1 ring-inset ring-violet-200" data-testid="run-kind-evaluation">evaluation</span> · {r.evaluatorBase ?? r.evaluator}</>
+                  ) : (
+                    <>{r.agents} agent{r.agents === 1 ? "" : "s"} · emulator {r.emulator} · {r.modes.map((m) => m.toLowerCase()).join(" + ")}</>
+                  )}
                 </div>
               </td>
               <td className="px-4 py-3"><RunStatusBadge status={r.status} /></td>
