@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { toResponse } from "@/lib/auth/guard";
+import { crossOriginRefusal } from "@/lib/auth/request-checks";
 import { withPermission } from "@/lib/auth/server";
 import { receiveUpload } from "@/lib/toolemu/uploads";
 
@@ -14,5 +15,8 @@ const upload = withPermission("data:import", z.instanceof(Request), async (req, 
 }));
 
 export async function POST(req: Request) {
+  // A multipart POST is a "simple" request any page may send with our cookies: same origin only.
+  const refusal = crossOriginRefusal(req);
+  if (refusal) return Response.json({ error: refusal.error }, { status: refusal.status });
   return toResponse(await upload(req));
 }

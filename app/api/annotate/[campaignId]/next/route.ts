@@ -1,6 +1,7 @@
 import { toResponse } from "@/lib/auth/guard";
 import { db } from "@/lib/db/client";
 import { withAnnotator } from "@/app/api/annotate/_lib/guard";
+import { readJsonRequest } from "@/app/api/annotate/_lib/request";
 import { claimNextItem } from "@/lib/annotation/assignments";
 import type { BlindedItem } from "@/lib/annotation/blinded";
 import { campaignIdSchema } from "@/lib/annotation/schemas";
@@ -15,5 +16,8 @@ const next = withAnnotator(campaignIdSchema, async ({ campaignId }, { user, veri
 }));
 
 export async function POST(req: Request, { params }: { params: Promise<{ campaignId: string }> }) {
+  // No body needed; but the same-origin check, and JSON if a body is sent.
+  const r = await readJsonRequest(req, { bodyOptional: true });
+  if ("refused" in r) return r.refused;
   return toResponse(await next(await params));
 }

@@ -1,6 +1,7 @@
 import { toResponse } from "@/lib/auth/guard";
 import { db } from "@/lib/db/client";
 import { withAnnotator } from "@/app/api/annotate/_lib/guard";
+import { readJsonRequest } from "@/app/api/annotate/_lib/request";
 import { saveDraft } from "@/lib/annotation/assignments";
 import { saveDraftSchema } from "@/lib/annotation/schemas";
 
@@ -13,6 +14,8 @@ const draft = withAnnotator(saveDraftSchema, async ({ assignmentId, draft, timeS
 
 export async function POST(req: Request, { params }: { params: Promise<{ assignmentId: string }> }) {
   // The id comes from the path; whatever else the body holds, the schema checks.
-  const body = (await req.json().catch(() => null)) as object | null;
+  const r = await readJsonRequest(req);
+  if ("refused" in r) return r.refused;
+  const body = r.body;
   return toResponse(await draft({ ...body, ...(await params) } as Parameters<typeof draft>[0]));
 }

@@ -1,6 +1,7 @@
 import { toResponse } from "@/lib/auth/guard";
 import { db } from "@/lib/db/client";
 import { withAnnotator } from "@/app/api/annotate/_lib/guard";
+import { readJsonRequest } from "@/app/api/annotate/_lib/request";
 import { skipItem } from "@/lib/annotation/assignments";
 import { skipItemSchema } from "@/lib/annotation/schemas";
 
@@ -11,6 +12,8 @@ const skip = withAnnotator(skipItemSchema, async ({ assignmentId, reason }, { us
 
 export async function POST(req: Request, { params }: { params: Promise<{ assignmentId: string }> }) {
   // The id comes from the path; whatever else the body holds, the schema checks.
-  const body = (await req.json().catch(() => null)) as object | null;
+  const r = await readJsonRequest(req);
+  if ("refused" in r) return r.refused;
+  const body = r.body;
   return toResponse(await skip({ ...body, ...(await params) } as Parameters<typeof skip>[0]));
 }
