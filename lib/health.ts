@@ -33,3 +33,14 @@ export async function checkHealth(): Promise<Health> {
     };
   }
 }
+
+/** What signed-out callers (load balancers, the start script) see: no version, commit, error text or migration names. */
+export interface PublicHealth {
+  ok: boolean;
+  database: { reachable: boolean };
+  migrations: { applied: number; pending: number };
+}
+
+export function publicHealth(h: Health): PublicHealth {
+  return { ok: h.ok, database: { reachable: h.database.reachable }, migrations: { applied: h.migrations.applied, pending: h.migrations.pending.length } };
+}
