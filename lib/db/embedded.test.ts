@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync, existsSync } from "node:fs";
+import { mkdtempSync, writeFileSync, existsSync, mkdirSync, statSync, chmodSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawn } from "node:child_process";
@@ -62,6 +62,59 @@ describe("embedded database", () => {
     await a.end();
     await b.end();
     await db.stop();
+  });
+});
+
+describe("embedded database access", () => {
+  it("asks every connection for this start's password and refuses other users and passwords", async () => {
+    const db = await startEmbedded({ inMemory: true });
+    const url = new URL(db.url);
+    expect(url.hostname).toBe("127.0.0.1");
+    expect(url.password).toMatch(/^[0-9a-f]{48}$/);
+    const ok = new pg.Client({ connectionString: db.url });
+    await ok.connect();
+    expect((await ok.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+
+    const attempt = async (user: string, password: string) => {
+      const c = new pg.Client({ host: "127.0.0.1", port: db.port, database: "postgres", user, password });
+      c.on("error", () => {});
+      try {
+        await c.connect();
+        await c.end();
+        return "connected";
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    expect(await attempt("postgres", "postgres")).toBe('password authentication failed for user "postgres"');
+    expect(await attempt("postgres", "")).not.toBe("connected");
+    expect(await attempt("admin", decodeURIComponent(url.password))).toBe('password authentication failed for user "admin"');
+    expect(await attempt("postgres", decodeURIComponent(url.password))).toBe("connected");
+    // A refused connection does not disturb one that got in.
+    expect((await ok.query("SELECT 2 AS two")).rows).toEqual([{ two: 2 }]);
+    await ok.end();
+    await db.stop();
+
+    // A new start, a new password.
+    const again = await startEmbedded({ inMemory: true });
+    expect(new URL(again.url).password).not.toBe(url.password);
+    await again.stop();
+  });
+
+  it("keeps its folder owner-only (0700) and its files 0600, narrowing a folder that was wider", async () => {
+    const parent = mkdtempSync(path.join(os.tmpdir(), "emb-mode-"));
+    const fresh = path.join(parent, "fresh", ".data");
+    const wide = path.join(parent, "wide");
+    mkdirSync(wide, { mode: 0o755 });
+    chmodSync(wide, 0o755);
+    for (const dir of [fresh, wide]) {
+      const db = await startEmbedded({ dir });
+      const mode = (f: string) => (statSync(f).mode & 0o777).toString(8);
+      expect(mode(dir)).toBe("700");
+      expect(mode(path.join(dir, "embedded.json"))).toBe("600");
+      expect(mode(path.join(dir, "embedded.lock"))).toBe("600");
+      await db.stop();
+    }
   });
 });
 

@@ -2,7 +2,13 @@
 // a free localhost port, so the web app, the worker and the CLI all use the ordinary `pg` driver
 // exactly as they would against a real server. PGlite is single-process per data directory, so
 // a lock file guards `.data/` against a second process opening it.
-import { mkdirSync, openSync, closeSync, writeFileSync, readFileSync, rmSync, existsSync } from "node:fs";
+//
+// Access: the server listens on 127.0.0.1 only and asks every connection for a password made
+// fresh at each start. Our own processes get it in the URL — the start script hands DATABASE_URL
+// to the web server and the worker; the CLI and `next dev` read it from `.data/embedded.json` — so
+// `.data/` is owner-only (0700) and the files we write there are 0600.
+import { randomBytes } from "node:crypto";
+import { mkdirSync, openSync, closeSync, writeFileSync, readFileSync, rmSync, existsSync, chmodSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
@@ -58,7 +64,7 @@ function acquireLock(dir: string): () => void {
   const file = lockFile(dir);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = openSync(file, "wx");
+      const fd = openSync(file, "wx", 0o600);
       writeFileSync(fd, String(process.pid));
       closeSync(fd);
       return () => rmSync(file, { force: true });
@@ -84,21 +90,30 @@ export function runningEmbedded(dir = dataDir()): RunningInfo | null {
   }
 }
 
-export function embeddedUrl(port: number): string {
-  return `postgresql://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable`;
+export const EMBEDDED_USER = "postgres";
+
+export function embeddedUrl(port: number, password: string): string {
+  return `postgresql://${EMBEDDED_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres?sslmode=disable`;
+}
+
+/** Creates `dir` owner-only, or narrows an existing one to that (it holds the password and the data). */
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
 }
 
 export async function startEmbedded(
-  opts: { dir?: string; port?: number; inMemory?: boolean } = {},
+  opts: { dir?: string; port?: number; inMemory?: boolean; password?: string } = {},
 ): Promise<EmbeddedDatabase> {
   const dir = opts.dir ?? dataDir();
+  const password = opts.password ?? randomBytes(24).toString("hex");
   let release = () => {};
   let created = true;
   let db: PGlite;
   if (opts.inMemory) {
     db = new PGlite();
   } else {
-    mkdirSync(dir, { recursive: true }); // PGlite does not create missing parents
+    ensurePrivateDir(dir); // also: PGlite does not create missing parents
     release = acquireLock(dir);
     const pgdata = path.join(dir, "pgdata");
     created = !existsSync(path.join(pgdata, "PG_VERSION"));
@@ -121,7 +136,7 @@ export async function startEmbedded(
     port: opts.port ?? 0,
     maxConnections: 64,
   });
-  installBatchQueue(server, db);
+  installBatchQueue(server, db, { user: EMBEDDED_USER, password });
   try {
     await server.start();
   } catch (e) {
@@ -135,9 +150,11 @@ export async function startEmbedded(
     );
   }
   const port = Number(server.getServerConn().split(":").pop());
-  const url = embeddedUrl(port);
+  const url = embeddedUrl(port, password);
   if (!opts.inMemory) {
-    writeFileSync(infoFile(dir), JSON.stringify({ pid: process.pid, port, url } satisfies RunningInfo));
+    const file = infoFile(dir);
+    writeFileSync(file, JSON.stringify({ pid: process.pid, port, url } satisfies RunningInfo), { mode: 0o600 });
+    chmodSync(file, 0o600); // a file left by a crash keeps its old mode otherwise
   }
   let stopped = false;
   return {

@@ -7,7 +7,18 @@
 //
 // Here a connection owns the session from its first message until the end of its batch — a Sync
 // or a simple Query — and for as long as that leaves a transaction open.
+//
+// PGlite itself accepts any user and password. With `auth`, the queue answers each connection's
+// startup with an MD5 password challenge and hands the startup to PGlite only once the user name
+// and password match; anything else gets PostgreSQL's own "password authentication failed"
+// error and the connection is closed.
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
+
+export interface QueueAuth {
+  user: string;
+  password: string;
+}
 
 interface Pending {
   handlerId: number;
@@ -23,14 +34,85 @@ const TERMINATE = 0x58; // 'X'
 // Frontend message types that start or continue a batch ending in Sync.
 const BATCH_TYPES = new Set([0x50, 0x42, 0x44, 0x45, 0x43, 0x48, 0x46]); // P B D E C H F
 
+const PROTOCOL_3 = 196608;
+const PASSWORD = 0x70; // 'p'
+
+const md5 = (data: Buffer | string) => createHash("md5").update(data).digest("hex");
+
+/** A backend message: type byte, int32 length, body. */
+function backendMessage(type: string, body: Buffer): Uint8Array {
+  const head = Buffer.alloc(5);
+  head.write(type, 0, "latin1");
+  head.writeInt32BE(body.length + 4, 1);
+  return new Uint8Array(Buffer.concat([head, body]));
+}
+
+function fatal(code: string, message: string): Uint8Array {
+  const field = (t: string, v: string) => Buffer.from(`${t}${v}\0`, "utf8");
+  return backendMessage("E", Buffer.concat([field("S", "FATAL"), field("V", "FATAL"), field("C", code), field("M", message), Buffer.from([0])]));
+}
+
+/** The parameters of a StartupMessage, or null when `m` is not one (protocol 3.0). */
+function startupParams(m: Uint8Array): Map<string, string> | null {
+  const b = Buffer.from(m.buffer, m.byteOffset, m.byteLength);
+  if (b.length < 8 || b.readInt32BE(0) !== b.length || b.readInt32BE(4) !== PROTOCOL_3) return null;
+  const params = new Map<string, string>();
+  const parts = b.subarray(8).toString("utf8").split("\0");
+  for (let i = 0; i + 1 < parts.length && parts[i] !== ""; i += 2) params.set(parts[i]!, parts[i + 1]!);
+  return params;
+}
+
 export class BatchQueue {
   private queue: Pending[] = [];
   private processing = false;
   private owner: number | null = null;
+  /** Connections that sent their startup and owe the password (startup kept until then). */
+  private challenged = new Map<number, { startup: Uint8Array; user: string; salt: Buffer }>();
+  private authenticated = new Set<number>();
 
-  constructor(private readonly db: PGlite) {}
+  constructor(
+    private readonly db: PGlite,
+    private readonly auth?: QueueAuth,
+  ) {}
 
   enqueue(handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
+    if (this.auth && !this.authenticated.has(handlerId)) return this.authenticate(this.auth, handlerId, message, onData);
+    return this.enqueueChecked(handlerId, message, onData);
+  }
+
+  private async authenticate(auth: QueueAuth, handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
+    const pending = this.challenged.get(handlerId);
+    if (!pending) {
+      const params = startupParams(message);
+      if (!params) return this.refuse(handlerId, onData, "08P01", "expected a startup message");
+      const salt = randomBytes(4);
+      this.challenged.set(handlerId, { startup: message, user: params.get("user") ?? "", salt });
+      const body = Buffer.alloc(8);
+      body.writeInt32BE(5, 0); // AuthenticationMD5Password
+      salt.copy(body, 4);
+      const challenge = backendMessage("R", body);
+      onData(challenge);
+      return challenge.length;
+    }
+    this.challenged.delete(handlerId);
+    if (message[0] !== PASSWORD) return this.refuse(handlerId, onData, "08P01", "expected a password message");
+    const sent = Buffer.from(message.subarray(5)).toString("utf8").replace(/\0$/, "");
+    const expected = `md5${md5(Buffer.concat([Buffer.from(md5(auth.password + auth.user), "utf8"), pending.salt]))}`;
+    const ok = pending.user === auth.user && sent.length === expected.length && timingSafeEqual(Buffer.from(sent), Buffer.from(expected));
+    if (!ok) return this.refuse(handlerId, onData, "28P01", `password authentication failed for user "${pending.user}"`);
+    this.authenticated.add(handlerId);
+    // Now PGlite sees the startup and answers it (AuthenticationOk, parameters, ReadyForQuery).
+    return this.enqueueChecked(handlerId, pending.startup, onData);
+  }
+
+  /** Sends a FATAL error; the rejection makes pglite-socket close the connection. */
+  private refuse(handlerId: number, onData: (data: Uint8Array) => void, code: string, message: string): Promise<number> {
+    this.challenged.delete(handlerId);
+    onData(fatal(code, message));
+    return Promise.reject(new Error(`connection refused: ${message}`));
+  }
+
+  private enqueueChecked(handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
     return new Promise((resolve, reject) => {
       this.queue.push({ handlerId, message, onData, resolve, reject });
       void this.processQueue();
@@ -77,6 +159,8 @@ export class BatchQueue {
   }
 
   clearQueueForHandler(handlerId: number): void {
+    this.challenged.delete(handlerId);
+    this.authenticated.delete(handlerId);
     this.queue = this.queue.filter((p) => {
       if (p.handlerId !== handlerId) return true;
       p.reject(new Error("Handler disconnected"));
@@ -93,9 +177,9 @@ export class BatchQueue {
   }
 }
 
-/** Puts the batch-aware queue into a pglite-socket server before it starts. */
-export function installBatchQueue(server: object, db: PGlite): void {
+/** Puts the batch-aware (and, with `auth`, password-checking) queue into a pglite-socket server before it starts. */
+export function installBatchQueue(server: object, db: PGlite, auth?: QueueAuth): void {
   const s = server as { queryQueue?: unknown };
   if (!("queryQueue" in s)) throw new Error("pglite-socket changed: no queryQueue to replace (check lib/db/pglite-queue.ts)");
-  s.queryQueue = new BatchQueue(db);
+  s.queryQueue = new BatchQueue(db, auth);
 }
