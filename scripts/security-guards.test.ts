@@ -1,0 +1,54 @@
+// Static half of the security suite: every page, route handler and server action under app/
+// calls a guard (a permission from lib/auth/permissions.ts, or is listed as public / any signed-in
+// user with a reason), and every export of an action file is wrapped in withPermission. The HTTP
+// half, e2e/security-matrix.spec.ts, checks each of them with each role against the table.
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ANY_USER_FILES, listAppEntries } from "@/lib/testing/app-routes";
+
+describe("every entry point has a guard", () => {
+  const entries = listAppEntries();
+
+  it("finds the app's pages, route handlers and server actions", () => {
+    const count = (k: string) => entries.filter((e) => e.kind === k).length;
+    expect(count("page")).toBeGreaterThan(25);
+    expect(count("route")).toBeGreaterThan(8);
+    expect(count("action")).toBeGreaterThan(20);
+    expect(entries.find((e) => e.file === "app/(app)/trajectories/export/route.ts")).toMatchObject({ path: "/trajectories/export", methods: ["GET"], guard: { kind: "permission", permission: "trajectory:read" } });
+  });
+
+  it("pages and route handlers: a permission, or a listed public / signed-in-only file", () => {
+    const unguarded = entries.filter((e) => e.kind !== "action" && (e.guard === null || (e.guard.kind === "user" && !ANY_USER_FILES.has(e.file))));
+    expect(unguarded.map((e) => e.file)).toEqual([]);
+    for (const e of entries.filter((x) => x.kind === "route")) expect(e.methods.length, e.file).toBeGreaterThan(0);
+  });
+
+  it("server actions: every export is withPermission(<permission>, schema, handler)", () => {
+    const actions = entries.filter((e) => e.kind === "action");
+    const bad = actions.flatMap((a) => (a.exports!.length === 0 ? [`${a.file}: exports nothing`] : a.exports!.filter((x) => !x.guard || x.guard.kind !== "permission").map((x) => `${a.file}: ${x.name}`)));
+    expect(bad).toEqual([]);
+  });
+
+  it("would catch a new page, route or action without a guard", () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), "guards-"));
+    const put = (rel: string, text: string) => {
+      mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      writeFileSync(path.join(root, rel), text);
+    };
+    put("app/(app)/secret/page.tsx", "export default async function P() { return null; }");
+    put("app/api/leak/route.ts", "export async function GET() { return Response.json({}); }");
+    put("app/(app)/x/_actions/do-it.ts", '"use server";\nexport async function doIt() {}\nexport const ok = withPermission("user:manage", s, async () => 1);');
+    put("app/(app)/y/page.tsx", 'await requirePermission("no:such");');
+    put("app/(app)/z/page.tsx", "await requireUser();");
+    const found = listAppEntries(root);
+    const byFile = Object.fromEntries(found.map((e) => [e.file, e]));
+    expect(byFile["app/(app)/secret/page.tsx"]!.guard).toBeNull();
+    expect(byFile["app/api/leak/route.ts"]).toMatchObject({ guard: null, methods: ["GET"], path: "/api/leak" });
+    expect(byFile["app/(app)/x/_actions/do-it.ts"]!.exports).toEqual([{ name: "doIt", guard: null }, { name: "ok", guard: { kind: "permission", permission: "user:manage" } }]);
+    expect(byFile["app/(app)/x/_actions/do-it.ts"]!.guard).toBeNull();
+    expect(byFile["app/(app)/y/page.tsx"]!.guard).toBeNull(); // an unknown permission is no guard
+    expect(byFile["app/(app)/z/page.tsx"]!.guard).toEqual({ kind: "user" }); // and not on the signed-in-only list
+  });
+});
