@@ -80,9 +80,9 @@ export function UserTable({ users, currentUserId, changeRole, resetPassword, set
                     <div className="inline-flex gap-2">
                       <button type="button" onClick={() => setResetFor(u.id)} className="rounded-md border border-slate-300 px-2 py-1 hover:bg-slate-50">Reset password</button>
                       {u.id !== currentUserId && !u.disabled && (
-                        <button type="button" disabled={pending} title="End every session of this user; they sign in again"
+                        <button type="button" disabled={pending} title="Sign this user out everywhere: every session ends, they sign in again"
                           onClick={() => run(`Signed ${u.email} out everywhere.`, () => signOutUser({ userId: u.id }))}
-                          className="rounded-md border border-slate-300 px-2 py-1 hover:bg-slate-50">Sign out</button>
+                          className="rounded-md border border-slate-300 px-2 py-1 hover:bg-slate-50">End sessions</button>
                       )}
                       {u.id !== currentUserId && (
                         <button type="button" disabled={pending} onClick={() => run(`${u.disabled ? "Enabled" : "Disabled"} ${u.email}.`, () => setDisabled({ userId: u.id, disabled: !u.disabled }))}

@@ -18,7 +18,7 @@ export default async function UsersPage() {
   const users = await listUsers(db());
   return (
     <>
-      <PageHeader title="Users" description="Everyone who can sign in, with their role. Role changes, password resets and disabling take effect on the user's next request and end their sessions (they sign in again); Sign out ends every session of a user. Every change is written to the audit log." />
+      <PageHeader title="Users" description="Everyone who can sign in, with their role. Role changes, password resets and disabling take effect on the user's next request and end their sessions (they sign in again); End sessions signs a user out everywhere. Every change is written to the audit log." />
       <div className="grid gap-8 lg:grid-cols-[1fr_20rem]">
         <UserTable
           users={users.map((u) => ({ ...u, createdAt: u.createdAt.toISOString() }))}
