@@ -148,6 +148,8 @@ describe("an evaluation run on the worker", () => {
     await waitFor(async () => (await runStatus(appended.id)) === "DONE", "the append run");
     const names = async (id: string) => (await t.prisma.evaluation.findMany({ where: { trajectoryId: id, kind: "SAFETY", evaluatorModel: { startsWith: BASE } }, select: { evaluatorModel: true } })).map((e) => e.evaluatorModel).sort();
     expect(await names(three[0]!)).toEqual([R1, R2, replicateName(BASE, 3)]);
+    // "Evaluate these" from an evaluation run's page: the trajectories it scored.
+    expect((await previewEvaluationRun(t.prisma, { ...base, trajectories: { kind: "run", runId: appended.id } })).trajectories).toBe(3);
 
     const before = await t.prisma.evaluation.findUniqueOrThrow({ where: { trajectoryId_kind_evaluatorModel: { trajectoryId: three[0]!, kind: "SAFETY", evaluatorModel: R1 } } });
     const preview = await previewEvaluationRun(t.prisma, { ...base, write: "replace" });
