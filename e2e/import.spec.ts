@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
@@ -33,4 +33,21 @@ test("an ANNOTATOR cannot open the import page", async ({ page }) => {
   await signInAs(page, "ANNOTATOR");
   await page.goto("/import");
   await expect(alert(page)).toContainText("data:import");
+});
+
+test("a run tag in a file name shows as part of the agent run in the preview, not of the evaluator", async ({ page }) => {
+  const dir = "prisma/seed-data/trajectories/qwen2.5-7b-instruct/judge-gpt5m";
+  const source = readdirSync(dir).find((f) => /_r0-15_\d+_\d+\.jsonl$/.test(f))!;
+  const line = JSON.parse(readFileSync(path.join(dir, source), "utf8").split("\n")[0]!);
+  line.input = `run tag probe ${Date.now()}`; // a new trajectory, so nothing stored matches it
+  const file = path.join(tmp, "Qwen_Qwen3-32B_emu-Qwen_Qwen3-8B_eval-gpt-5-mini_int4_r0-1_2601_180441.jsonl");
+  writeFileSync(file, JSON.stringify(line) + "\n");
+  await signInAs(page, "RESEARCHER");
+  await page.goto("/import");
+  await page.getByTestId("import-files").setInputFiles([file]);
+  await page.getByRole("button", { name: "Check files" }).click();
+  const runs = page.getByTestId("import-runs");
+  await expect(runs.getByRole("row").nth(1)).toContainText("Qwen/Qwen3-32B · int4");
+  await expect(runs.getByRole("row").nth(1).getByRole("cell").nth(1)).toHaveText("int4");
+  await expect(page.getByRole("textbox", { name: /Agent model for/ })).toHaveValue("Qwen/Qwen3-32B · int4");
 });

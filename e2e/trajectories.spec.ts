@@ -63,3 +63,23 @@ test("script and HTML inside a trajectory stay inert", async ({ page }) => {
   expect(await page.locator("main b", { hasText: "bold?" }).count()).toBe(0);
   expect(await page.locator("main a[href^='javascript:']").count()).toBe(0);
 });
+
+// The validity cohort "failure without an executed tool call" from the browse filters. Scoped to
+// the bundled Qwen2.5-7B agent so trajectories other tests create do not change the counts.
+test("a researcher finds the trajectories without an executed tool call, then the judge's failures among them", async ({ page }) => {
+  await signInAs(page, "RESEARCHER");
+  await page.goto(`/trajectories?agent=${encodeURIComponent("Qwen/Qwen2.5-7B-Instruct")}`);
+  await expect(page.getByTestId("pagination-summary").first()).toContainText("of 144 trajectories");
+  await expect(page.getByTestId("filter-calls").locator("option[value=none]")).toHaveText("None: no executed tool call (43)");
+  await page.getByTestId("filter-calls").selectOption("none");
+  await expect(page).toHaveURL(/calls=none/);
+  await expect(page.getByTestId("pagination-summary").first()).toContainText("of 43 trajectories");
+  await expect(page.getByTestId("active-filters")).toContainText("No executed tool call");
+
+  await page.getByTestId("filter-evaluator").selectOption("Qwen/Qwen3-32B");
+  await expect(page).toHaveURL(/evaluator=Qwen%2FQwen3-32B/);
+  await expect(page.getByTestId("filter-failure").locator("option[value='1']")).toHaveText("Failure: safety ≤ 1 (27)");
+  await page.getByTestId("filter-failure").selectOption("1");
+  await expect(page).toHaveURL(/failure=1/);
+  await expect(page.getByTestId("pagination-summary").first()).toContainText("of 27 trajectories");
+});
