@@ -8,7 +8,7 @@
 // Props: value (an Estimate from lib/metrics, or a plain number, or null = undefined without a
 // reason), ci (ConfidenceInterval from lib/metrics), n, format ("decimal" 4 digits | "percent"),
 // digits, layout ("inline" | "stacked" for table cells), testId (put on the value element).
-import type { ConfidenceInterval, Estimate as EstimateValue } from "@/lib/metrics";
+import type { ConfidenceInterval, Estimate as EstimateValue, SensitivityRange } from "@/lib/metrics";
 import { fmtAs, fmtCi, fmtInt, isDegenerateInterval, smallSampleReason, type NumberFormat } from "@/lib/dashboards/format";
 
 export interface EstimateProps {
@@ -22,6 +22,8 @@ export interface EstimateProps {
   showLevel?: boolean;
   /** κ or α: below SMALL_N items, two decimals and a "small n" badge that says why. */
   chanceCorrected?: boolean;
+  /** Tie policy "sensitivity": the exact range over every resolution of the ties. */
+  range?: SensitivityRange;
   testId?: string;
 }
 
@@ -49,7 +51,26 @@ export function SmallNBadge({ reason }: { reason: string }) {
   );
 }
 
-export function Estimate({ value, ci, n, format = "decimal", digits, layout = "inline", showLevel = false, chanceCorrected = false, testId }: EstimateProps) {
+/** "range [a, b]" over the tie resolutions, or why there is none. */
+export function TieRange({ range, format = "decimal", digits, testId }: { range: SensitivityRange; format?: NumberFormat; digits?: number; testId?: string }) {
+  if (!range.defined) {
+    return <span className="text-xs text-amber-700" data-testid={testId}>range not computed — {range.reason}</span>;
+  }
+  if (range.ties === 0) return null;
+  const how =
+    range.method === "dinkelbach"
+      ? "found by Dinkelbach's search over the resolutions that give alike ties one label (exact)"
+      : "from every resolution that gives alike ties one label (exact: the extremes of a ratio of linear counts lie there)";
+  const title = `Minimum and maximum over every way of resolving the ${fmtInt(range.ties)} tied item(s): ${how}${range.partial ? "; some resolutions leave it undefined and are left out" : ""}.`;
+  return (
+    <span className="rounded bg-violet-50 px-1.5 py-0.5 text-xs tabular-nums text-violet-800 ring-1 ring-violet-200" title={title} data-testid={testId}
+      data-min={range.min} data-max={range.max}>
+      range [{fmtAs(range.min, format, digits)}, {fmtAs(range.max, format, digits)}] over {fmtInt(range.ties)} tie{range.ties === 1 ? "" : "s"}
+    </span>
+  );
+}
+
+export function Estimate({ value, ci, n, format = "decimal", digits, layout = "inline", showLevel = false, chanceCorrected = false, range, testId }: EstimateProps) {
   const e = asEstimate(value);
   const nText = n === undefined ? null : `n = ${fmtInt(n)}`;
   if (e.undefined) {
@@ -78,6 +99,7 @@ export function Estimate({ value, ci, n, format = "decimal", digits, layout = "i
         </span>
       )}
       {nText && <span className="text-xs text-slate-500">{nText}</span>}
+      {range && <TieRange range={range} format={format} digits={shown} testId={testId ? `${testId}-range` : undefined} />}
       {smallN && <SmallNBadge reason={smallN} />}
     </span>
   );

@@ -28,10 +28,12 @@ import {
   dashboardHref,
   dashboardQuery,
   parseDashboardFilter,
+  tiePolicyOf,
   type DashboardFilter,
   type DashboardFilterKey,
   type FilterOption,
 } from "@/lib/dashboards/filters";
+import { DEFAULT_TIE_POLICY, TIE_POLICIES, TIE_POLICY_HINTS, TIE_POLICY_NAMES } from "@/lib/metrics/ground-truth";
 
 export type { FilterOption };
 
@@ -59,6 +61,7 @@ const DEFAULT_LABELS: Record<DashboardFilterKey, string> = {
   kind: "Score",
   seed: "Seed",
   validation: "Validation campaign",
+  ties: "Ties (no majority)",
 };
 
 const DEFAULT_PLACEHOLDERS: Record<SelectKey | "mode", string> = {
@@ -153,6 +156,16 @@ export function FilterBar({ path, filter, fields, options = {}, labels = {}, pla
             <label htmlFor={id(key)} className={labelCls}>{label(key)}</label>
             <select id={id(key)} name="kind" defaultValue={filter.kind ?? defaults.kind ?? "SAFETY"} className={control} data-testid="filter-kind">
               {KINDS.map((k) => <option key={k} value={k}>{KIND_NAMES[k]}</option>)}
+            </select>
+          </div>
+        );
+      case "ties":
+        return (
+          <div className={fieldCls} key={key}>
+            <label htmlFor={id(key)} className={labelCls}>{label(key)}</label>
+            <select id={id(key)} name="ties" defaultValue={tiePolicyOf(filter)} className={control} data-testid="filter-ties"
+              title="What an item whose labels tie (and that no one adjudicated) becomes in the ground truth">
+              {TIE_POLICIES.map((p) => <option key={p} value={p} title={TIE_POLICY_HINTS[p]}>{TIE_POLICY_NAMES[p]}{p === DEFAULT_TIE_POLICY ? " (default)" : ""}</option>)}
             </select>
           </div>
         );

@@ -11,7 +11,7 @@
 // column's `testId` prefixes its cells' test ids (`<testId>-kappa-linear`), else `kappa-linear`.
 // Undefined values show "undefined — reason"; a column may also give `extraRows` (e.g. α).
 import type { ReactNode } from "react";
-import type { AgreementIntervals, AgreementSummary, ConfidenceInterval, Estimate as EstimateValue, KappaVariant } from "@/lib/metrics";
+import type { AgreementIntervals, AgreementSummary, ConfidenceInterval, Estimate as EstimateValue, KappaVariant, SensitivityRange } from "@/lib/metrics";
 import { Estimate } from "./estimate";
 import { fmtInt, fmtPercent } from "@/lib/dashboards/format";
 import type { KindValue } from "@/lib/dashboards/filters";
@@ -20,6 +20,8 @@ export interface KappaColumn {
   heading: ReactNode;
   summary: AgreementSummary;
   intervals?: AgreementIntervals;
+  /** Tie policy "sensitivity": each statistic's range over the tie resolutions. */
+  ranges?: Partial<Record<KappaVariant | "rawAgreement" | "meanBias", SensitivityRange>>;
   testId?: string;
 }
 
@@ -65,7 +67,7 @@ export function KappaTable({ columns, caption, extraRows = [] }: { columns: Kapp
               </th>
               {columns.map((c, i) => (
                 <td key={i} className={td}>
-                  <Estimate value={c.summary.kappa[row.variant]} ci={c.intervals?.[row.variant]} n={c.summary.kappa[row.variant].n} chanceCorrected testId={tid(c, `kappa-${row.variant}`)} />
+                  <Estimate value={c.summary.kappa[row.variant]} ci={c.intervals?.[row.variant]} n={c.summary.kappa[row.variant].n} range={c.ranges?.[row.variant]} chanceCorrected testId={tid(c, `kappa-${row.variant}`)} />
                 </td>
               ))}
             </tr>
@@ -77,7 +79,7 @@ export function KappaTable({ columns, caption, extraRows = [] }: { columns: Kapp
             </th>
             {columns.map((c, i) => (
               <td key={i} className={td}>
-                <Estimate value={c.summary.rawAgreement} ci={c.intervals?.rawAgreement} n={c.summary.n} format="percent" testId={tid(c, "raw-agreement")} />
+                <Estimate value={c.summary.rawAgreement} ci={c.intervals?.rawAgreement} n={c.summary.n} range={c.ranges?.rawAgreement} format="percent" testId={tid(c, "raw-agreement")} />
               </td>
             ))}
           </tr>
@@ -88,7 +90,7 @@ export function KappaTable({ columns, caption, extraRows = [] }: { columns: Kapp
             </th>
             {columns.map((c, i) => (
               <td key={i} className={td}>
-                <Estimate value={c.summary.meanBias} ci={c.intervals?.meanBias} n={c.summary.n} testId={tid(c, "mean-bias")} />
+                <Estimate value={c.summary.meanBias} ci={c.intervals?.meanBias} n={c.summary.n} range={c.ranges?.meanBias} testId={tid(c, "mean-bias")} />
               </td>
             ))}
           </tr>

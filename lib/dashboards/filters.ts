@@ -20,9 +20,11 @@
 // HELPFULNESS: the score a panel shows, when it shows one), seed (32-bit integer seeding the
 // bootstrap and the majority-vote tie-break; default DEFAULT_SEED), validation (campaign id whose
 // human labels measure the evaluator's sensitivity and specificity, for the agents panel's
-// judge-error-corrected failure rate; not a data filter). Server-side SQL for the data
-// filters is in lib/dashboards/sql.ts (`dashboardWhere`).
+// judge-error-corrected failure rate; not a data filter), ties (the tie policy of the human
+// ground truth: exclude | seeded | sensitivity, default exclude — lib/metrics/ground-truth.ts).
+// Server-side SQL for the data filters is in lib/dashboards/sql.ts (`dashboardWhere`).
 import { z } from "zod";
+import { DEFAULT_TIE_POLICY, TIE_POLICIES, type TiePolicy } from "@/lib/metrics/ground-truth";
 import { assertCleanQueryParams } from "@/lib/http/query-params";
 
 export const EMULATOR_MODES = ["STANDARD", "ADVERSARIAL"] as const;
@@ -52,10 +54,17 @@ export interface DashboardFilter {
   seed: number;
   /** Campaign id whose labels calibrate the evaluator (agents panel); filters no trajectories. */
   validation?: string;
+  /** What a tie in the human ground truth becomes; absent = DEFAULT_TIE_POLICY ("exclude"). */
+  ties?: TiePolicy;
+}
+
+/** The filter's tie policy, defaulted. */
+export function tiePolicyOf(filter: Pick<DashboardFilter, "ties">): TiePolicy {
+  return filter.ties ?? DEFAULT_TIE_POLICY;
 }
 
 /** URL keys, in the stable order URLs are written in. */
-export const DASHBOARD_FILTER_KEYS = ["campaign", "agent", "mode", "toolkit", "evaluator", "evaluatorB", "kind", "seed", "validation"] as const;
+export const DASHBOARD_FILTER_KEYS = ["campaign", "agent", "mode", "toolkit", "evaluator", "evaluatorB", "kind", "seed", "validation", "ties"] as const;
 export type DashboardFilterKey = (typeof DASHBOARD_FILTER_KEYS)[number];
 
 const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
@@ -67,6 +76,11 @@ const upper = (v: unknown) => {
 const text = z.preprocess(first, z.string().trim().min(1).max(300)).optional().catch(undefined);
 const mode = z.preprocess(upper, z.enum(EMULATOR_MODES)).optional().catch(undefined);
 const kind = z.preprocess(upper, z.enum(KINDS)).optional().catch(undefined);
+const lower = (v: unknown) => {
+  const s = first(v);
+  return typeof s === "string" ? s.trim().toLowerCase() : s;
+};
+const ties = z.preprocess(lower, z.enum(TIE_POLICIES)).optional().catch(undefined);
 const seed = z
   .preprocess(first, z.string().trim().regex(/^-?\d{1,10}$/).transform(Number).pipe(z.number().int().min(-2147483648).max(4294967295)))
   .catch(DEFAULT_SEED);
@@ -81,6 +95,7 @@ export const dashboardFilterSchema = z.object({
   kind,
   seed,
   validation: text,
+  ties,
 });
 
 export type SearchParamsInput = Record<string, string | string[] | undefined> | URLSearchParams;
@@ -126,6 +141,7 @@ export function dashboardFilterToSearchParams(filter: Partial<DashboardFilter>, 
     const v = merged[key];
     if (v === undefined || v === null || v === "") continue;
     if (key === "seed" && v === DEFAULT_SEED) continue;
+    if (key === "ties" && v === DEFAULT_TIE_POLICY) continue;
     p.set(key, String(v));
   }
   return p;

@@ -53,5 +53,5 @@ export function failureReportCached(db: Db, scope: HumanScope, opts: { resamples
 
 export function emulatorQualityCached(db: Db, scope: HumanScope, opts: { resamples?: number } = {}): Promise<Cached<EmulatorQualityReport>> {
   const resamples = opts.resamples ?? HUMAN_RESAMPLES;
-  return cached(db, scope, "emulatorQuality", "none", { resamples }, () => emulatorQualityReport(db, scope, { resamples }));
+  return cached(db, scope, "emulatorQuality", "none", { resamples }, () => emulatorQualityReport(db, scope));
 }

@@ -203,21 +203,37 @@ export function binaryCandidates(col: Prisma.Sql, f: SlotField): Candidate[] {
   ];
 }
 
-/** One vote to take per item: a column alias, its tie-break part, its candidates from a packed column. */
+/**
+ * One vote to take per item: a column alias, its tie-break part, its candidates from a packed
+ * column, and the label an adjudication JSON gives it (text, or NULL when the JSON has none).
+ */
 export interface Vote {
   alias: string;
   field: TieField;
   candidates: (col: Prisma.Sql) => Candidate[];
+  adjudicated: (json: Prisma.Sql) => Prisma.Sql;
+}
+
+/** CASE json->>key WHEN value THEN label … END (NULL when absent or unknown). */
+function jsonLabel(f: SlotField, json: Prisma.Sql, label: (index: number) => string): Prisma.Sql {
+  if (!f.values.length) return Prisma.sql`NULL::text`;
+  const whens = f.values.map((v) => Prisma.sql`WHEN ${v.value}::text THEN ${label(v.index)}::text`);
+  return Prisma.sql`(CASE ${json}->>${f.key}::text ${Prisma.join(whens, " ")} END)`;
 }
 
 export function slotVote(alias: string, f: SlotField): Vote {
-  return { alias, field: f.field, candidates: (col) => slotCandidates(col, f) };
+  return { alias, field: f.field, candidates: (col) => slotCandidates(col, f), adjudicated: (json) => jsonLabel(f, json, (i) => f.labels[i]!) };
 }
 
 export function binaryVote(alias: string, f: SlotField): Vote {
   const field = `${f.field}/binary` as TieField;
   if (!(field in TIE_FIELDS)) throw new RangeError(`${f.field} has no binarized form`);
-  return { alias, field, candidates: (col) => binaryCandidates(col, f) };
+  return {
+    alias,
+    field,
+    candidates: (col) => binaryCandidates(col, f),
+    adjudicated: (json) => jsonLabel(f, json, (i) => (SCORE_LABELS[i]! >= BINARY_THRESHOLD ? "1" : "0")),
+  };
 }
 
 /**
@@ -252,16 +268,27 @@ export function anyTie(votes: readonly Vote[], table: string): Prisma.Sql {
 }
 
 /**
- * The majorities of a row that carries pvColumns and a tie digest column: m<alias> (text) and
- * t<alias> (boolean: the seed broke a tie).
+ * The ground truth of a row that carries pvColumns and a tie digest column (lib/metrics/
+ * ground-truth.ts): the adjudicated label if `adjudication` (a JSON expression, NULL when the
+ * item has none) gives one, else the unique majority, else the seeded draw among the tied labels.
+ *   m<alias>  that label (text) — what the "seeded" policy uses;
+ *   t<alias>  boolean: an unadjudicated tie (the other policies exclude it / range over it);
+ *   k<alias>  the tied labels' bitmask (bit i = the vote's i-th label) when t<alias>, else 0.
  */
-export function winnerColumns(votes: readonly Vote[], table: string, digest: Prisma.Sql): Prisma.Sql {
+export function winnerColumns(votes: readonly Vote[], table: string, digest: Prisma.Sql, adjudication: Prisma.Sql = Prisma.sql`NULL::jsonb`): Prisma.Sql {
   return Prisma.join(
     votes.map((v) => {
       const labels = v.candidates(Prisma.sql`0`).map((c) => c.label);
       const mask = Prisma.raw(`${table}.t${v.alias}`);
-      return Prisma.sql`(CASE WHEN ${mask} = 0 THEN ${Prisma.raw(`${table}.m${v.alias}`)} ELSE ${pickTied(labels, mask, digest, v.field)} END) AS ${Prisma.raw(`m${v.alias}`)},
-        (${mask} <> 0) AS ${Prisma.raw(`t${v.alias}`)}`;
+      const adj = v.adjudicated(adjudication);
+      return Prisma.sql`(CASE WHEN ${adj} IS NOT NULL THEN ${adj} WHEN ${mask} = 0 THEN ${Prisma.raw(`${table}.m${v.alias}`)} ELSE ${pickTied(labels, mask, digest, v.field)} END) AS ${Prisma.raw(`m${v.alias}`)},
+        (${adj} IS NULL AND ${mask} <> 0) AS ${Prisma.raw(`t${v.alias}`)},
+        (CASE WHEN ${adj} IS NULL THEN ${mask} ELSE 0 END) AS ${Prisma.raw(`k${v.alias}`)}`;
     }),
   );
+}
+
+/** The labels whose bits are set in a tie mask, in the vote's label order. */
+export function maskLabels<T>(labels: readonly T[], mask: number): T[] {
+  return labels.filter((_, i) => (mask >> i) & 1);
 }

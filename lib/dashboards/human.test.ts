@@ -96,8 +96,9 @@ const traj: string[] = []; // T0 … T9 trajectory ids
 const users: Record<Who, string> = { A: "ann_a", B: "ann_b", C: "ann_c" };
 const close = (x: number | undefined, y: number) => expect(x).toBeCloseTo(y, 9);
 
+// These vectors were written for ToolEmu's seeded tie-break; the other tie policies have their own tests (human-ties.test.ts).
 async function scopeFor(filter: Partial<DashboardFilter> = {}): Promise<HumanScope> {
-  const r = await resolveHumanScope(t.prisma, { campaign: campaignId, evaluator: "test-judge", seed: DEFAULT_SEED, ...filter });
+  const r = await resolveHumanScope(t.prisma, { campaign: campaignId, evaluator: "test-judge", seed: DEFAULT_SEED, ties: "seeded", ...filter });
   if (!r.scope) throw new Error(`no scope: ${r.missing}`);
   return r.scope;
 }
@@ -423,16 +424,19 @@ describe("scope and CSV", () => {
     expect((await resolveHumanScope(t.prisma, { campaign: "nope", seed: DEFAULT_SEED })).missing).toBe("not-found");
   });
 
-  it("CSV rows carry the numbers with n, CI and seed", async () => {
-    const filter = { campaign: campaignId, evaluator: "test-judge", seed: DEFAULT_SEED };
+  it("CSV rows carry the numbers with n, CI, seed and tie policy", async () => {
+    const filter = { campaign: campaignId, evaluator: "test-judge", seed: DEFAULT_SEED, ties: "seeded" as const };
     const agreement = await agreementCsv(t.prisma, filter);
     const k = agreement.find((r) => r.section === "evaluator_vs_majority" && r.kind === "safety" && r.statistic === "kappa_categorical")!;
     close(Number(k.value), 13 / 38);
     expect(k.n).toBe(10);
     expect(k.seed).toBe(DEFAULT_SEED);
+    expect(k.tie_policy).toBe("seeded");
+    expect(k.ci_method).toBe("bootstrap");
     const failures = await failuresCsv(t.prisma, filter);
     const p = failures.find((r) => r.mode === "ALL" && r.statistic === "incidence_seed")!;
     close(Number(p.value), 2 / 3);
+    expect(p.ci_method).toBe("wilson");
     const emulator = await emulatorCsv(t.prisma, filter);
     expect(emulator.some((r) => r.aspect === "all" && r.mode === "ALL" && r.statistic === "free_of_critical" && Math.abs(Number(r.value) - 0.8) < 1e-9)).toBe(true);
   });

@@ -169,7 +169,7 @@ describe("the panel cache", () => {
     const panels = [
       { cached: () => humanAgreementCached(t.prisma, scope, { resamples: RESAMPLES }), fresh: () => humanAgreement(t.prisma, scope, { resamples: RESAMPLES }) },
       { cached: () => failureReportCached(t.prisma, scope, { resamples: RESAMPLES }), fresh: () => failureReport(t.prisma, scope, { resamples: RESAMPLES }) },
-      { cached: () => emulatorQualityCached(t.prisma, scope, { resamples: RESAMPLES }), fresh: () => emulatorQualityReport(t.prisma, scope, { resamples: RESAMPLES }) },
+      { cached: () => emulatorQualityCached(t.prisma, scope, { resamples: RESAMPLES }), fresh: () => emulatorQualityReport(t.prisma, scope) },
     ];
     const before = [];
     for (const p of panels) {

@@ -5,8 +5,8 @@
 //   clearPanelCache(db?)                   → drops the cached panels (of one client, or all)
 //
 // Every request runs the version probe first — one cheap statement, no JSON, no GROUP BY — and
-// reuses the panel computed for the same key (panel, campaign, filter, evaluator, seed, resamples,
-// label schema) at the same version; otherwise it computes the panel (and keeps it). The version
+// reuses the panel computed for the same key (panel, campaign, filter, evaluator, seed, tie policy,
+// resamples, label schema) at the same version; otherwise it computes the panel (and keeps it). The version
 // is made of
 //   * the campaign's SUBMITTED labels: count(*) and the sum of their row versions (xmin). A submit
 //     adds a row to the count; a revision rewrites the row, so its xmin becomes the writing
@@ -14,6 +14,7 @@
 //     max(updatedAt) would miss a revision whose transaction started before, but committed after,
 //     another one); a label that leaves SUBMITTED or is deleted lowers the count;
 //   * the campaign row (its label schema, k, status);
+//   * the campaign's adjudications (count and row versions, like the labels);
 //   * when the panel reads the evaluator's scores: count(*) and sum(xmin) of that evaluator's
 //     Evaluation rows of the kinds used (an import adds rows, a re-import rewrites them);
 //   * when the filter names a toolkit: the same of that toolkit's case links.
@@ -73,7 +74,7 @@ export function clearPanelCache(db?: Db): void {
 export function panelKey(panel: string, scope: HumanScope, extra: Record<string, unknown> = {}): string {
   const f = scope.filter;
   const schema = createHash("sha256").update(JSON.stringify(scope.campaign.schema)).digest("hex");
-  return JSON.stringify([panel, scope.campaign.id, f.agent ?? null, f.mode ?? null, f.toolkit ?? null, scope.evaluator, scope.seed, scope.campaign.k, schema, extra]);
+  return JSON.stringify([panel, scope.campaign.id, f.agent ?? null, f.mode ?? null, f.toolkit ?? null, scope.evaluator, scope.seed, scope.ties, scope.campaign.k, schema, extra]);
 }
 
 /** count(*) and sum(xmin) of a set of rows, as text (see the header). */
@@ -88,6 +89,8 @@ export function versionProbeSql(scope: HumanScope, evaluations: EvaluationDeps):
   const parts: Prisma.Sql[] = [
     rowsVersion("a", Prisma.sql`FROM "Assignment" a WHERE a."campaignId" = ${c} AND a.status = 'SUBMITTED'`),
     Prisma.sql`(SELECT c.xmin::text FROM "Campaign" c WHERE c.id = ${c})`,
+    // Adjudications are the ground truth of their items: one more, one revised, one removed.
+    rowsVersion("ad", Prisma.sql`FROM "Adjudication" ad JOIN "CampaignItem" ci ON ci.id = ad."itemId" WHERE ci."campaignId" = ${c}`),
   ];
   if (evaluations !== "none") {
     const kinds = evaluations === "safety" ? Prisma.sql`e.kind = 'SAFETY'` : Prisma.sql`e.kind IN ('SAFETY', 'HELPFULNESS')`;

@@ -1,13 +1,18 @@
 // ToolEmu's agreement table: rows safety / helpfulness; column groups "evaluator vs human
 // majority" and "human vs human (leave-one-out)", each with κ categorical / linear / quadratic
 // (0–3) and binarized, every cell with its 95% CI and n. Server or client (no hooks).
-import type { ConfidenceInterval, Estimate as EstimateValue, KappaVariant } from "@/lib/metrics";
+import type { ConfidenceInterval, Estimate as EstimateValue, KappaVariant, SensitivityRange } from "@/lib/metrics";
 import { Estimate } from "../estimate";
+import { TiesExcluded } from "./ties-excluded";
 
 export interface AgreementCell {
   value: EstimateValue;
   ci?: ConfidenceInterval;
   n: number;
+  /** Tie policy "sensitivity": the range over every resolution of the ties. */
+  range?: SensitivityRange;
+  /** Tie policy "exclude": tied items left out of n. */
+  tiesExcluded?: number;
 }
 
 export interface AgreementTableRow {
@@ -65,7 +70,8 @@ export function HumanAgreementTable({ rows, evaluatorName }: { rows: AgreementTa
                   const c = row[g][x.v];
                   return (
                     <td key={`${g}-${x.v}`} className={`px-3 py-3 align-top ${i === 0 ? "border-l border-slate-200" : ""}`}>
-                      <Estimate value={c.value} ci={c.ci} n={c.n} chanceCorrected layout="stacked" testId={`${row.id}-${g}-${x.v}`} />
+                      <Estimate value={c.value} ci={c.ci} n={c.n} range={c.range} chanceCorrected layout="stacked" testId={`${row.id}-${g}-${x.v}`} />
+                      <TiesExcluded count={c.tiesExcluded} testId={`${row.id}-${g}-${x.v}-ties-excluded`} />
                     </td>
                   );
                 }),

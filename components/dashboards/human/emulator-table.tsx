@@ -1,17 +1,20 @@
 // Emulator quality as a table: per mode and aspect, the majority-severity counts and the shares
 // free of critical issues / of any issue with their CIs and n. Server or client.
-import type { ConfidenceInterval, Ratio, SeverityCounts } from "@/lib/metrics";
+import type { ConfidenceInterval, Ratio, SensitivityRange, SeverityCounts } from "@/lib/metrics";
 import { fmtInt } from "@/lib/dashboards/format";
 import { Estimate } from "../estimate";
+import { TiesExcluded } from "./ties-excluded";
 
 export interface EmulatorTableRow {
   key: string;
   mode: string;
   aspect: string;
   counts: SeverityCounts;
-  freeOfCritical: { value: Ratio; ci: ConfidenceInterval };
-  freeOfAnyIssue: { value: Ratio; ci: ConfidenceInterval };
+  freeOfCritical: { value: Ratio; ci: ConfidenceInterval; range?: SensitivityRange };
+  freeOfAnyIssue: { value: Ratio; ci: ConfidenceInterval; range?: SensitivityRange };
   n: number;
+  /** Tied items left out of n (tie policy "exclude"). */
+  tiesExcluded?: number;
 }
 
 const th = "px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600";
@@ -41,8 +44,11 @@ export function EmulatorTable({ rows }: { rows: EmulatorTableRow[] }) {
               <td className={`${td} tabular-nums`}>{fmtInt(r.counts.none)}</td>
               <td className={`${td} tabular-nums`}>{fmtInt(r.counts.minor)}</td>
               <td className={`${td} tabular-nums`}>{fmtInt(r.counts.critical)}</td>
-              <td className={td}><Estimate value={r.freeOfCritical.value} ci={r.freeOfCritical.ci} n={r.n} format="percent" testId={`free-critical-${r.key}`} /></td>
-              <td className={td}><Estimate value={r.freeOfAnyIssue.value} ci={r.freeOfAnyIssue.ci} n={r.n} format="percent" testId={`free-any-${r.key}`} /></td>
+              <td className={td}>
+                <Estimate value={r.freeOfCritical.value} ci={r.freeOfCritical.ci} n={r.n} range={r.freeOfCritical.range} format="percent" testId={`free-critical-${r.key}`} />
+                <TiesExcluded count={r.tiesExcluded} />
+              </td>
+              <td className={td}><Estimate value={r.freeOfAnyIssue.value} ci={r.freeOfAnyIssue.ci} n={r.n} range={r.freeOfAnyIssue.range} format="percent" testId={`free-any-${r.key}`} /></td>
             </tr>
           ))}
         </tbody>

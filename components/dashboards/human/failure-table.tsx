@@ -1,9 +1,10 @@
 // Failures per emulator mode: N, identified (I), true (T), T ∩ I, identified-failure precision and
 // true-failure incidence under both definitions, each with its CI and n; every count and every
 // share links to the list of trajectories behind it (TrajectoryLists, same page). Server or client.
-import type { ConfidenceInterval, Ratio } from "@/lib/metrics";
+import type { ConfidenceInterval, Ratio, SensitivityRange } from "@/lib/metrics";
 import { fmtInt } from "@/lib/dashboards/format";
 import { Estimate } from "../estimate";
+import { TiesExcluded } from "./ties-excluded";
 
 export type ListKey = "identified" | "true" | "identifiedTrue" | "identifiedOnly" | "trueOnly" | "all";
 
@@ -14,11 +15,15 @@ export interface FailureTableRow {
   identified: number;
   trueFailures: number;
   identifiedTrue: number;
-  precision: { value: Ratio; ci: ConfidenceInterval };
-  incidenceSeed: { value: Ratio; ci: ConfidenceInterval };
-  incidencePaper: { value: Ratio; ci: ConfidenceInterval };
+  precision: ShareCell;
+  incidenceSeed: ShareCell;
+  incidencePaper: ShareCell;
   unscored: number;
+  /** Scored items whose T is a tie left out (tie policy "exclude"). */
+  tiesExcluded?: number;
 }
+
+type ShareCell = { value: Ratio; ci: ConfidenceInterval; range?: SensitivityRange };
 
 export const listId = (mode: string, key: ListKey) => `fail-${mode}-${key}`;
 
@@ -34,10 +39,10 @@ function Count({ n, mode, list, testId }: { n: number; mode: string; list: ListK
   );
 }
 
-function Share({ s, mode, list, testId, of }: { s: { value: Ratio; ci: ConfidenceInterval }; mode: string; list: ListKey; testId: string; of: string }) {
+function Share({ s, mode, list, testId, of }: { s: ShareCell; mode: string; list: ListKey; testId: string; of: string }) {
   return (
     <div className="flex flex-col gap-0.5">
-      <Estimate value={s.value} ci={s.ci} format="percent" layout="stacked" testId={testId} />
+      <Estimate value={s.value} ci={s.ci} range={s.range} format="percent" layout="stacked" testId={testId} />
       <span className="text-xs text-slate-500">
         {fmtInt(s.value.numerator)} / <a href={`#${listId(mode, list)}`} className="text-indigo-700 underline">{fmtInt(s.value.denominator)} {of}</a>
       </span>
@@ -69,7 +74,10 @@ export function FailureTable({ rows }: { rows: FailureTableRow[] }) {
                 {r.label}
                 {r.unscored > 0 && <span className="block text-xs font-normal text-slate-500">+{fmtInt(r.unscored)} labelled, not scored</span>}
               </th>
-              <td className={td}><Count n={r.n} mode={r.mode} list="all" testId={`n-${r.mode}`} /></td>
+              <td className={td}>
+                <Count n={r.n} mode={r.mode} list="all" testId={`n-${r.mode}`} />
+                <TiesExcluded count={r.tiesExcluded} testId={`ties-excluded-${r.mode}`} />
+              </td>
               <td className={td}><Count n={r.identified} mode={r.mode} list="identified" testId={`identified-${r.mode}`} /></td>
               <td className={td}><Count n={r.trueFailures} mode={r.mode} list="true" testId={`true-${r.mode}`} /></td>
               <td className={td}><Count n={r.identifiedTrue} mode={r.mode} list="identifiedTrue" testId={`identified-true-${r.mode}`} /></td>

@@ -3,6 +3,7 @@
 // client (no hooks).
 import { EmptyState } from "@/components/toolemu/empty-state";
 import { dashboardHref, type DashboardFilter } from "@/lib/dashboards/filters";
+import { TIE_POLICY_HINTS, TIE_POLICY_NAMES, type TiePolicy } from "@/lib/metrics/ground-truth";
 
 export function HumanEmpty({ missing, campaignName, path, filter }: { missing: "none" | "not-found" | "no-labels" | undefined; campaignName?: string; path: string; filter: DashboardFilter }) {
   if (missing === "not-found") {
@@ -30,7 +31,7 @@ export function HumanEmpty({ missing, campaignName, path, filter }: { missing: "
 }
 
 /** One line under the page header: which campaign, evaluator and seed the numbers are for. */
-export function ScopeLine({ campaign, defaulted, evaluator, evaluatorDefaulted, seed, children }: { campaign: string; defaulted: boolean; evaluator?: string | null; evaluatorDefaulted?: boolean; seed: number; children?: React.ReactNode }) {
+export function ScopeLine({ campaign, defaulted, evaluator, evaluatorDefaulted, seed, ties, children }: { campaign: string; defaulted: boolean; evaluator?: string | null; evaluatorDefaulted?: boolean; seed: number; ties?: TiePolicy; children?: React.ReactNode }) {
   return (
     <p className="mb-4 text-sm text-slate-600" data-testid="scope-line">
       Campaign <span className="font-medium text-slate-800" data-testid="scope-campaign">{campaign}</span>
@@ -39,6 +40,11 @@ export function ScopeLine({ campaign, defaulted, evaluator, evaluatorDefaulted, 
         <>
           {" · "}evaluator <span className="font-medium text-slate-800" data-testid="scope-evaluator">{evaluator ?? "none scored these trajectories"}</span>
           {evaluatorDefaulted && <span className="text-slate-500"> (scored the most of its trajectories)</span>}
+        </>
+      )}
+      {ties && (
+        <>
+          {" · "}ties: <span className="font-medium text-slate-800" data-testid="scope-ties" title={TIE_POLICY_HINTS[ties]}>{TIE_POLICY_NAMES[ties].toLowerCase()}</span>
         </>
       )}
       {" · "}seed <code className="rounded bg-slate-100 px-1 font-mono text-xs text-slate-800" data-testid="scope-seed">{seed}</code>

@@ -10,13 +10,13 @@ export function HumanFilterBar({ path, filter, panel, evaluatorLabel }: { path: 
   const campaign = defaultCampaign ? `Default: ${defaultCampaign.name}` : "Most recent with labels";
   if (!evaluatorLabel) {
     return (
-      <FilterBar path={path} filter={filter} fields={["campaign", "agent", "mode", "toolkit", "seed"]}
+      <FilterBar path={path} filter={filter} fields={["campaign", "agent", "mode", "toolkit", "ties", "seed"]}
         options={{ campaigns: options.campaigns, agents: options.agents, toolkits: options.toolkits }}
         placeholders={{ campaign }} />
     );
   }
   return (
-    <FilterBar path={path} filter={filter} fields={["campaign", "evaluator", "agent", "mode", "toolkit", "seed"]}
+    <FilterBar path={path} filter={filter} fields={["campaign", "evaluator", "agent", "mode", "toolkit", "ties", "seed"]}
       options={{ campaigns: options.campaigns, evaluators: options.evaluators, agents: options.agents, toolkits: options.toolkits }}
       labels={{ evaluator: evaluatorLabel }}
       placeholders={{ campaign, evaluator: scope?.evaluator && scope.evaluatorDefaulted ? `Default: ${shortModel(scope.evaluator)}` : "Default" }} />

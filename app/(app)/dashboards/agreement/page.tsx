@@ -28,9 +28,14 @@ const KIND_VALUE: Record<HumanKind, KindValue> = { safety: "SAFETY", helpfulness
 
 /** The 0–3 summary with the binarized entry replaced by binarize-then-vote (what the table means). */
 function combined(e: EvaluatorHumanKind) {
+  const r = e.score.ranges;
+  const rb = e.binarized.ranges;
   return {
     summary: { ...e.score.summary, kappa: { ...e.score.summary.kappa, binarized: e.binarized.summary.kappa.binarized } },
     intervals: { ...e.score.intervals, binarized: e.binarized.intervals.binarized },
+    // On the 2×2 binarize-then-vote table the categorical κ is the binarized κ.
+    ranges: r && rb ? { ...r, binarized: rb.categorical } : undefined,
+    tiesExcluded: { score: e.score.tiesExcluded ?? 0, binarized: e.binarized.tiesExcluded ?? 0 },
   };
 }
 
@@ -60,7 +65,7 @@ export default async function AgreementPage({ searchParams }: Props) {
       <DashboardNav active="agreement" filter={filter} />
       <PageHeader
         title="Agreement with human labels"
-        description="Cohen's κ between the automatic evaluator and the majority of the human annotations, and between the humans themselves — categorical, linear, quadratic (0–3) and binarized, each with n and a 95% bootstrap CI — plus raw agreement, marginals, confusion matrices and Krippendorff's α."
+        description="Cohen's κ between the automatic evaluator and the majority of the human annotations, and between the humans themselves — categorical, linear, quadratic (0–3) and binarized, each with n and a 95% bootstrap CI — plus raw agreement (Wilson interval), marginals, confusion matrices and Krippendorff's α."
       >
         {scope && <CsvLink panel="agreement" filter={{ ...filter, campaign: scope.campaign.id, evaluator: scope.evaluator ?? undefined }} disabled={nothing} />}
       </PageHeader>
@@ -71,7 +76,7 @@ export default async function AgreementPage({ searchParams }: Props) {
         <HumanEmpty missing={panel.missing} campaignName={panel.missingCampaignName} path={PATH} filter={filter} />
       ) : (
         <>
-          <ScopeLine campaign={scope.campaign.name} defaulted={scope.campaign.defaulted} evaluator={scope.evaluator} evaluatorDefaulted={scope.evaluatorDefaulted} seed={scope.seed}>
+          <ScopeLine campaign={scope.campaign.name} defaulted={scope.campaign.defaulted} evaluator={scope.evaluator} evaluatorDefaulted={scope.evaluatorDefaulted} seed={scope.seed} ties={scope.ties}>
             {" · "}
             <Link className="text-indigo-700 underline" href={`/campaigns/${scope.campaign.id}`}>open the campaign</Link>
           </ScopeLine>
@@ -92,7 +97,13 @@ export default async function AgreementPage({ searchParams }: Props) {
                     return {
                       id: kind,
                       label: HUMAN_KIND_NAMES[kind],
-                      evaluator: byVariant((v) => ({ value: c.summary.kappa[v], ci: c.intervals[v], n: c.summary.kappa[v].n })),
+                      evaluator: byVariant((v) => ({
+                        value: c.summary.kappa[v],
+                        ci: c.intervals[v],
+                        n: c.summary.kappa[v].n,
+                        range: c.ranges?.[v],
+                        tiesExcluded: v === "binarized" ? c.tiesExcluded.binarized : c.tiesExcluded.score,
+                      })),
                       human: byVariant((v) => ({ value: loo[v].result.mean, ci: loo[v].interval, n: loo[v].result.items })),
                     };
                   })}
@@ -109,10 +120,14 @@ export default async function AgreementPage({ searchParams }: Props) {
               <section aria-labelledby="evh-heading" className="mb-8">
                 <h2 id="evh-heading" className="mb-1 text-lg font-semibold text-slate-900">Evaluator vs human majority</h2>
                 <p className="mb-4 text-sm text-slate-600">
-                  Rows: {evaluatorName}&apos;s score; columns: the human majority.{" "}
-                  {evh.safety.score.ties + evh.helpfulness.score.ties > 0
-                    ? `${fmtInt(evh.safety.score.ties)} safety and ${fmtInt(evh.helpfulness.score.ties)} helpfulness majorities were ties, broken with seed ${scope.seed}.`
-                    : "No majority needed the tie-break."}
+                  Rows: {evaluatorName}&apos;s score; columns: the human ground truth (adjudicated, else the strict majority).{" "}
+                  <span data-testid="evh-ties-note">
+                    {evh.safety.score.ties + evh.helpfulness.score.ties > 0
+                      ? `${fmtInt(evh.safety.score.ties)} safety and ${fmtInt(evh.helpfulness.score.ties)} helpfulness ground truths (0–3) are unadjudicated ties: ${
+                          scope.ties === "exclude" ? "left out" : scope.ties === "seeded" ? `resolved with seed ${scope.seed}` : `resolved with seed ${scope.seed}, with the range over every resolution beside each value`
+                        }.`
+                      : "No ground truth is an unadjudicated tie."}
+                  </span>
                 </p>
                 {HUMAN_KINDS.map((kind) => {
                   const e = evh[kind];
@@ -121,7 +136,7 @@ export default async function AgreementPage({ searchParams }: Props) {
                     <div key={kind} className="mb-6" data-testid={`evh-${kind}`}>
                       <h3 className="mb-2 text-base font-semibold text-slate-800">{HUMAN_KIND_NAMES[kind]}</h3>
                       <div className="grid gap-4 xl:grid-cols-2">
-                        <KappaTable columns={[{ heading: `${evaluatorName} vs human majority`, summary: c.summary, intervals: c.intervals, testId: `evh-${kind}` }]} caption={`${HUMAN_KIND_NAMES[kind]}: κ, raw agreement and mean bias (human − evaluator)`} />
+                        <KappaTable columns={[{ heading: `${evaluatorName} vs human ground truth`, summary: c.summary, intervals: c.intervals, ranges: c.ranges, testId: `evh-${kind}` }]} caption={`${HUMAN_KIND_NAMES[kind]}: κ, raw agreement and mean bias (human − evaluator)`} />
                         <ConfusionHeatmap
                           counts={e.score.confusion.counts}
                           labels={e.score.confusion.labels}
@@ -199,7 +214,8 @@ export default async function AgreementPage({ searchParams }: Props) {
                             </tbody>
                           </table>
                           <p className="px-3 pb-3 text-xs text-slate-500">
-                            {fmtInt(loo.ties)} of the others&apos; votes were ties, broken with seed {scope.seed}. n under an annotator: items they labelled that someone else labelled too.
+                            {fmtInt(loo.ties)} of the others&apos; votes were ties, {scope.ties === "exclude" ? "left out" : `broken with seed ${scope.seed}`}
+                            {scope.ties === "sensitivity" ? " (no range is computed for leave-one-out)" : ""}. n under an annotator: items they labelled that someone else labelled too.
                           </p>
                         </div>
                       </div>
@@ -243,7 +259,8 @@ export default async function AgreementPage({ searchParams }: Props) {
           <HowComputed
             seed={scope.seed}
             resamples={evh.resamples}
-            tieBreak
+            intervals="both"
+            ties={scope.ties}
             formula={
               <>
                 Cohen&apos;s κ = 1 − Σ w<sub>ij</sub>·O<sub>ij</sub> / Σ w<sub>ij</sub>·E<sub>ij</sub> with E = outer(row sums, column sums) / n, over the full scale 0–3
@@ -256,8 +273,9 @@ export default async function AgreementPage({ searchParams }: Props) {
             }
             counts={
               <>
-                Labels are the submitted labels of the campaign (drafts, skips and adjudications are not used); a safety label counts as its score
-                (Likely Mild and Possible Severe Risk are both 1). The human majority of an item is its most frequent score. Ties are broken by the seed:
+                Labels are the submitted labels of the campaign (drafts and skips are not used); a safety label counts as its score (Likely Mild and
+                Possible Severe Risk are both 1). The human ground truth of an item (evaluator columns) is its adjudicated score if a PI adjudicated it,
+                else its strict majority; human vs human uses the annotators&apos; own labels only. The seeded tie-break:
                 the tied scores in ascending order, and tied score number (x mod number tied) wins, where x is a 4-hex-digit part of
                 md5(&apos;seed:item id&apos;) — digits 1–4 for safety, 5–8 helpfulness, 9–12 binarized safety, 13–16 binarized helpfulness; the
                 leave-one-out votes use md5(&apos;seed:item id:without:annotator id&apos;). Items the evaluator did not score (or whose score did not parse)

@@ -63,9 +63,10 @@ export default async function EmulatorPage({ searchParams }: Props) {
     mode: modeName(c.mode),
     aspect: EMULATOR_ASPECT_NAMES[c.aspect],
     counts: c.counts,
-    freeOfCritical: { value: c.quality.freeOfCritical, ci: c.intervals.freeOfCritical },
-    freeOfAnyIssue: { value: c.quality.freeOfAnyIssue, ci: c.intervals.freeOfAnyIssue },
+    freeOfCritical: { value: c.quality.freeOfCritical, ci: c.intervals.freeOfCritical, range: c.ranges?.freeOfCritical },
+    freeOfAnyIssue: { value: c.quality.freeOfAnyIssue, ci: c.intervals.freeOfAnyIssue, range: c.ranges?.freeOfAnyIssue },
     n: c.quality.n,
+    tiesExcluded: c.tiesExcluded,
   }));
 
   return (
@@ -73,7 +74,7 @@ export default async function EmulatorPage({ searchParams }: Props) {
       <DashboardNav active="emulator" filter={filter} />
       <PageHeader
         title="Emulator quality"
-        description="How often the LM-emulated tools behaved well, as judged by the annotators: the share of trajectories free of critical emulator issues and free of any issue, per aspect and per emulator mode (standard vs adversarial), with 95% bootstrap CIs."
+        description="How often the LM-emulated tools behaved well, as judged by the annotators: the share of trajectories free of critical emulator issues and free of any issue, per aspect and per emulator mode (standard vs adversarial), with 95% Wilson intervals."
       >
         {scope && <CsvLink panel="emulator" filter={{ ...filter, campaign: scope.campaign.id }} disabled={empty} />}
       </PageHeader>
@@ -84,7 +85,7 @@ export default async function EmulatorPage({ searchParams }: Props) {
         <HumanEmpty missing={panel.missing} campaignName={panel.missingCampaignName} path={PATH} filter={filter} />
       ) : (
         <>
-          <ScopeLine campaign={scope.campaign.name} defaulted={scope.campaign.defaulted} seed={scope.seed}>
+          <ScopeLine campaign={scope.campaign.name} defaulted={scope.campaign.defaulted} seed={scope.seed} ties={scope.ties}>
             {" · "}
             {fmtInt(report.items)} labelled trajectories
           </ScopeLine>
@@ -101,18 +102,22 @@ export default async function EmulatorPage({ searchParams }: Props) {
                 <EmulatorTable rows={rows} />
               </div>
               <p className="mt-2 text-xs text-slate-500">
-                {report.ties > 0 ? `${fmtInt(report.ties)} trajectories had a tied severity vote, broken with seed ${scope.seed}.` : "No severity vote needed the tie-break."}
+                {report.tieItems === 0
+                  ? "No trajectory's severity is an unadjudicated tie."
+                  : `${fmtInt(report.tieItems)} trajectories have an unadjudicated tie in their worst severity: ${
+                      scope.ties === "exclude" ? "left out" : scope.ties === "seeded" ? `resolved with seed ${scope.seed}` : `resolved with seed ${scope.seed}, with the range over every resolution`
+                    } (tie policy).`}
               </p>
             </>
           )}
           <HowComputed
             seed={scope.seed}
-            resamples={report.resamples}
-            tieBreak
+            intervals="wilson"
+            ties={scope.ties}
             formula={
               <>
-                Per trajectory and aspect (input validation, behaviour accuracy / realism, state consistency), the annotators&apos; majority severity — no
-                issue, minor or critical. <strong>Free of critical issues</strong> = share of trajectories whose majority is not “critical”;{" "}
+                Per trajectory and aspect (input validation, behaviour accuracy / realism, state consistency), the ground-truth severity — no issue,
+                minor or critical: the adjudicated one, else the annotators&apos; strict majority (ties: see below). <strong>Free of critical issues</strong> = share of trajectories whose majority is not “critical”;{" "}
                 <strong>free of any issue</strong> = share whose majority is “no issue”. “All aspects” uses the worst of the three majorities: free of
                 critical issues when no aspect&apos;s majority is critical (the condition for a true failure on the Failures panel), free of any issue
                 when all three are “no issue”.
@@ -120,13 +125,13 @@ export default async function EmulatorPage({ searchParams }: Props) {
             }
             counts={
               <>
-                n: the campaign&apos;s trajectories (under the filters) with at least one submitted label. Vote counts and majorities are computed in the
-                database; ties are broken by the seed — tied severities in order none, minor, critical; severity number (x mod number tied) wins, x = hex
-                digits 21–24 (input validation), 25–28 (realism), 29–32 (consistency) of md5(&apos;seed:item id&apos;).
+                n: the campaign&apos;s trajectories (under the filters) with at least one submitted label, less the ties the policy leaves out. Vote
+                counts and majorities are computed in the database; the seeded tie-break takes tied severities in order none, minor, critical; severity
+                number (x mod number tied) wins, x = hex digits 21–24 (input validation), 25–28 (realism), 29–32 (consistency) of md5(&apos;seed:item
+                id&apos;). For &ldquo;all aspects&rdquo;, a tie counts only where it can change the worst severity.
               </>
             }
           >
-            <p>Intervals resample trajectories: a multinomial draw over the (none, minor, critical) counts, 1,000 times.</p>
           </HowComputed>
         </>
       )}
