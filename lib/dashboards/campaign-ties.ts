@@ -1,0 +1,71 @@
+// The campaign page's "ties waiting for an adjudicator" (server only): items whose submitted labels
+// tie for the most votes in a field the dashboards use — safety or helpfulness (by SCORE: the two
+// score-1 safety labels agree), true failure, an emulator aspect — and that nobody adjudicated.
+// An adjudication is the item's ground truth on every panel (lib/metrics/ground-truth.ts), so each
+// listed item links to its adjudication page.
+import "server-only";
+import type { Db } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
+import { parseLabelSchema } from "@/lib/annotation/label-schema";
+import { EMULATOR_ASPECT_KEYS } from "./human-fields";
+import { scoreCase } from "./human-sql";
+
+export const TIE_FIELD_NAMES: Record<string, string> = {
+  safety: "safety",
+  helpfulness: "helpfulness",
+  true_failure: "true failure",
+  emulator_input_validation: "input validation",
+  emulator_realism: "realism",
+  emulator_consistency: "consistency",
+};
+
+export interface CampaignTie {
+  itemId: string;
+  trajectoryId: string;
+  caseName: string;
+  /** The fields that tie, with the tied values (scores for safety / helpfulness). */
+  fields: { field: string; values: string[] }[];
+}
+
+export interface CampaignTies {
+  /** All unadjudicated tied items (the list holds at most `limit`). */
+  total: number;
+  items: CampaignTie[];
+}
+
+export async function campaignTies(db: Db, campaignId: string, limit = 100): Promise<CampaignTies> {
+  const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: { labelSchema: true } });
+  if (!campaign) return { total: 0, items: [] };
+  const schema = parseLabelSchema(campaign.labelSchema);
+  const keys = schema.fields.filter((f) => (f.kind === "choice" || f.kind === "boolean") && f.key in TIE_FIELD_NAMES).map((f) => f.key);
+  if (!keys.length) return { total: 0, items: [] };
+  // Per (item, field): one value per label — safety / helpfulness as their scores, the rest as given.
+  const value = (key: string) =>
+    key === "safety" || key === "helpfulness" ? Prisma.sql`(${scoreCase(schema, key)})::text` : Prisma.sql`a."values"->>${key}::text`;
+  const perField = keys.map((key) => Prisma.sql`SELECT a."itemId" AS item, ${key}::text AS field, ${value(key)} AS val FROM "Assignment" a WHERE a."campaignId" = ${campaignId} AND a.status = 'SUBMITTED'`);
+  const rows = await db.$queryRaw<{ item: string; traj: string; case_name: string; fields: string[]; vals: string[]; total: number }[]>(Prisma.sql`
+    WITH v AS (SELECT item, field, val, count(*) AS n FROM (${Prisma.join(perField, " UNION ALL ")}) x WHERE val IS NOT NULL GROUP BY 1, 2, 3),
+    top AS (SELECT item, field, max(n) AS m FROM v GROUP BY 1, 2),
+    tied AS (
+      SELECT v.item, v.field, string_agg(v.val, '|' ORDER BY v.val) AS vals
+      FROM v JOIN top ON top.item = v.item AND top.field = v.field AND v.n = top.m
+      GROUP BY 1, 2 HAVING count(*) > 1),
+    items AS (
+      SELECT t.item, array_agg(t.field ORDER BY t.field) AS fields, array_agg(t.vals ORDER BY t.field) AS vals
+      FROM tied t WHERE NOT EXISTS (SELECT 1 FROM "Adjudication" ad WHERE ad."itemId" = t.item)
+      GROUP BY t.item)
+    SELECT i.item, ci."trajectoryId" AS traj, c.name AS case_name, i.fields, i.vals, (count(*) OVER ())::int AS total
+    FROM items i JOIN "CampaignItem" ci ON ci.id = i.item JOIN "Trajectory" tr ON tr.id = ci."trajectoryId" JOIN "TestCase" c ON c.id = tr."caseId"
+    ORDER BY regexp_replace(c.name, '[0-9]+$', ''), (substring(c.name from '([0-9]{1,18})$'))::bigint NULLS FIRST, c.name, i.item
+    LIMIT ${limit}`);
+  const order = [...Object.keys(TIE_FIELD_NAMES), ...EMULATOR_ASPECT_KEYS];
+  return {
+    total: rows[0]?.total ?? 0,
+    items: rows.map((r) => ({
+      itemId: r.item,
+      trajectoryId: r.traj,
+      caseName: r.case_name,
+      fields: r.fields.map((field, i) => ({ field, values: r.vals[i]!.split("|") })).sort((a, b) => order.indexOf(a.field) - order.indexOf(b.field)),
+    })),
+  };
+}
