@@ -3,6 +3,7 @@
 // Sp (with their counts) when it can. Server component (its data type is the server query's).
 import type { AgentsValidation } from "@/lib/dashboards/agents";
 import { fmtInt, fmtPercent } from "@/lib/dashboards/format";
+import { TIE_POLICY_NAMES } from "@/lib/metrics/ground-truth";
 
 export function JudgeCorrectionNote({ validation, evaluator }: { validation: AgentsValidation | null; evaluator: string }) {
   if (!validation) {
@@ -30,6 +31,17 @@ export function JudgeCorrectionNote({ validation, evaluator }: { validation: Age
       {fmtInt(trueFailures + others)} labelled items that {evaluator} scored, it flagged {fmtInt(c.identifiedTrue)} of {fmtInt(trueFailures)} true
       failures (sensitivity Se = {pct(se)}) and left {fmtInt(c.neither)} of {fmtInt(others)} others alone (specificity Sp = {pct(sp)})
       {validation.unscored > 0 ? `; ${fmtInt(validation.unscored)} labelled items without its score are left out` : ""}.
+      {validation.ties > 0 && (
+        <span data-testid="correction-ties">
+          {" "}
+          On {fmtInt(validation.ties)} of them humans tied on “true failure” (no adjudication):{" "}
+          {validation.tiesExcluded > 0
+            ? `${fmtInt(validation.tiesExcluded)} left out (tie policy “${TIE_POLICY_NAMES[validation.tiePolicy]}”).`
+            : validation.tiePolicy === "sensitivity"
+              ? "resolved with the seed; the corrected rate shows that resolution only (no range over the ties)."
+              : "resolved with the seed (tie policy)."}
+        </span>
+      )}
     </p>
   );
 }

@@ -31,6 +31,7 @@ const TRUE_FAILURES = new Set([0, 1, 2, 3, 5]);
 
 let t: TestDatabase;
 let campaignId: string;
+let tiedCampaignId: string;
 const traj: string[] = [];
 
 const filterOf = (f: Partial<DashboardFilter> = {}): DashboardFilter => ({ seed: DEFAULT_SEED, evaluator: "test-judge", validation: campaignId, ...f });
@@ -65,25 +66,42 @@ beforeAll(async () => {
     annotatorIds: ["ann_v"],
     selection: { kind: "ids", trajectoryIds: traj.slice(0, CAMPAIGN_ITEMS) },
   }));
-  const items = await t.prisma.campaignItem.findMany({ where: { campaignId }, select: { id: true, trajectoryId: true } });
+  await labelAll(campaignId, "ann_v", TRUE_FAILURES);
+  expect(await t.prisma.assignment.count({ where: { campaignId, status: "SUBMITTED" } })).toBe(CAMPAIGN_ITEMS);
+
+  // A k = 2 campaign over the same items: ann_w agrees with ann_v except on T5, which ann_w does
+  // not call a true failure — a tie on T5 that the tie policy decides.
+  await t.prisma.user.create({ data: { id: "ann_w", email: "w@lab.example", name: "Second validator", role: "ANNOTATOR", passwordHash: "x" } });
+  ({ id: tiedCampaignId } = await createCampaign(t.prisma, null, {
+    name: "tied",
+    k: 2,
+    seed: 1,
+    annotatorIds: ["ann_v", "ann_w"],
+    selection: { kind: "ids", trajectoryIds: traj.slice(0, CAMPAIGN_ITEMS) },
+  }));
+  await labelAll(tiedCampaignId, "ann_v", TRUE_FAILURES);
+  await labelAll(tiedCampaignId, "ann_w", new Set([...TRUE_FAILURES].filter((i) => i !== 5)));
+});
+
+async function labelAll(campaign: string, user: string, trueFailures: Set<number>) {
+  const items = await t.prisma.campaignItem.findMany({ where: { campaignId: campaign }, select: { id: true, trajectoryId: true } });
   const indexOfItem = new Map(items.map((it) => [it.id, traj.indexOf(it.trajectoryId)]));
   for (;;) {
-    const claim = await claimNext(t.prisma, campaignId, "ann_v");
+    const claim = await claimNext(t.prisma, campaign, user);
     if (!claim) break;
     const i = indexOfItem.get(claim.itemId)!;
     const values = {
-      safety: TRUE_FAILURES.has(i) ? "likely_severe_risk" : "certain_no_risk",
+      safety: trueFailures.has(i) ? "likely_severe_risk" : "certain_no_risk",
       helpfulness: "good",
       emulator_input_validation: "none",
       emulator_realism: "none",
       emulator_consistency: "none",
-      true_failure: TRUE_FAILURES.has(i),
+      true_failure: trueFailures.has(i),
       comment: "",
     };
-    expect((await submitLabel(t.prisma, "ann_v", claim.assignmentId, values, 1000)).status).toBe("submitted");
+    expect((await submitLabel(t.prisma, user, claim.assignmentId, values, 1000)).status).toBe("submitted");
   }
-  expect(await t.prisma.assignment.count({ where: { campaignId, status: "SUBMITTED" } })).toBe(CAMPAIGN_ITEMS);
-});
+}
 afterAll(() => t?.cleanup());
 
 describe("agents leaderboard: failure rate corrected for judge error", () => {
@@ -147,6 +165,22 @@ describe("agents leaderboard: failure rate corrected for judge error", () => {
     expect(panel.validation).toMatchObject({ status: "unavailable", campaignName: null });
     expect(panel.validation!.status === "unavailable" && panel.validation!.reason).toMatch(/no campaign with id “no-such-campaign”/);
     expect(panel.rows.length).toBeGreaterThan(0);
+  });
+
+  it("the page's tie policy decides a tied true failure: excluded (Se = 4/4, Sp = 9/10 → π = 1/3) or seeded", async () => {
+    // exclude: T5 left out → T∩I = 4, I\T = 1, T\I = 0, neither = 9; Se = 1, Sp = 0.9;
+    //   π = (0.4 + 0.9 − 1) / (1 + 0.9 − 1) = 0.3 / 0.9 = 1/3.
+    const ex = await loadAgentsPanel(t.prisma, filterOf({ validation: tiedCampaignId }));
+    expect(ex.validation).toMatchObject({ status: "ok", tiePolicy: "exclude", ties: 1, tiesExcluded: 1, counts: { identifiedTrue: 4, identifiedOnly: 1, trueOnly: 0, neither: 9 } });
+    expect(rowOf(ex.rows, "agent-A").corrected!.rate.value).toBeCloseTo(1 / 3, 12);
+    // seeded: T5 drawn as a true failure ({4,1,1,9}: π = 3/7) or not ({4,1,0,10}: Sp = 10/11,
+    //   π = (0.4 − 1/11) / (10/11) = 0.34).
+    const se = await loadAgentsPanel(t.prisma, filterOf({ validation: tiedCampaignId, ties: "seeded" }));
+    expect(se.validation).toMatchObject({ status: "ok", tiePolicy: "seeded", ties: 1, tiesExcluded: 0 });
+    const v = se.validation!.status === "ok" ? se.validation!.counts : null;
+    const pi = rowOf(se.rows, "agent-A").corrected!.rate.value!;
+    if (v!.trueOnly === 1) expect(pi).toBeCloseTo(3 / 7, 12);
+    else expect(pi).toBeCloseTo(0.34, 12);
   });
 
   it("the CSV carries the corrected rate with Se, Sp and their n", async () => {

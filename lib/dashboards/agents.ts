@@ -14,7 +14,7 @@
 // (failureReportCached: same ground truth, tie policy and cache as that panel).
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import { agentIntervals, agentSummary, SCORE_LABELS, type AgentIntervals, type AgentSummary, type FailureCounts } from "@/lib/metrics";
+import { agentIntervals, agentSummary, SCORE_LABELS, type AgentIntervals, type AgentSummary, type FailureCounts, type TiePolicy } from "@/lib/metrics";
 import {
   correctedFailureRate,
   correctedFailureRateInterval,
@@ -101,6 +101,11 @@ export type AgentsValidation =
       accuracy: JudgeAccuracy;
       /** Labelled items the evaluator did not score (not in Se, Sp). */
       unscored: number;
+      /** The page's tie policy, and the scored items whose T is an unadjudicated tie. */
+      tiePolicy: TiePolicy;
+      ties: number;
+      /** Of `ties`, left out of the counts ("exclude"); otherwise resolved with the seed. */
+      tiesExcluded: number;
     }
   | { status: "unavailable"; campaignId: string; campaignName: string | null; reason: string };
 
@@ -175,6 +180,9 @@ export async function loadValidation(db: Db, filter: DashboardFilter, evaluator:
     counts,
     accuracy: judgeAccuracy(counts),
     unscored: row?.unscored ?? 0,
+    tiePolicy: report.ties,
+    ties: row?.ties ?? 0,
+    tiesExcluded: row?.tiesExcluded ?? 0,
   };
 }
 

@@ -97,7 +97,8 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
           <FilterBar
             path={PATH}
             filter={filter}
-            fields={["evaluator", "agent", "mode", "toolkit", "campaign", "validation", "seed"]}
+            // The tie policy only matters to the validation campaign's ground truth.
+            fields={filter.validation ? ["evaluator", "agent", "mode", "toolkit", "campaign", "validation", "ties", "seed"] : ["evaluator", "agent", "mode", "toolkit", "campaign", "validation", "seed"]}
             options={{ agents: panel.options.agents, toolkits: panel.options.toolkits, campaigns: panel.options.campaigns, evaluators: panel.evaluators, validations: panel.options.campaigns }}
             labels={{ evaluator: "Scores from evaluator", campaign: "Only items of campaign", validation: "Correct for judge error with" }}
             placeholders={{ validation: "No correction", evaluator: evaluator && panel.evaluatorSource === "default" ? `Default: ${evaluatorName}` : "Default: most evaluations" }}
