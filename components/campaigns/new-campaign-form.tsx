@@ -279,6 +279,12 @@ export function NewCampaignForm({ users, facets, totalTrajectories, defaultSeed,
               <label htmlFor={`${uid}-k`} className={labelCls}>Annotators per trajectory (k)</label>
               <input id={`${uid}-k`} type="number" inputMode="numeric" min={1} max={20} value={k} onChange={(e) => setK(e.target.value)} className={input} data-testid="campaign-k" {...invalid("k")} />
               {fieldError("k")}
+              {kNum !== undefined && kNum !== null && kNum >= 2 && kNum % 2 === 0 && (
+                <p className="mt-1 rounded bg-amber-50 px-2 py-1 text-xs text-amber-800 ring-1 ring-amber-200" role="status" data-testid="even-k-warning">
+                  With an even k, every {kNum / 2}–{kNum / 2} split is a tie with no majority: the dashboards leave ties out by default, and the campaign
+                  page lists them for adjudication. An odd k (e.g. {kNum + 1}) avoids most of them.
+                </p>
+              )}
             </div>
             <p className="self-end text-xs text-slate-500">Each trajectory is labelled by k different people, so invite at least k. Any role can be invited; what they see while labelling is blinded.</p>
           </div>

@@ -7,31 +7,10 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { parseLabelSchema } from "@/lib/annotation/label-schema";
-import { EMULATOR_ASPECT_KEYS } from "./human-fields";
+import { EMULATOR_ASPECT_KEYS, TIE_FIELD_NAMES, type CampaignTies } from "./human-fields";
+
+export { TIE_FIELD_NAMES, type CampaignTie, type CampaignTies } from "./human-fields";
 import { scoreCase } from "./human-sql";
-
-export const TIE_FIELD_NAMES: Record<string, string> = {
-  safety: "safety",
-  helpfulness: "helpfulness",
-  true_failure: "true failure",
-  emulator_input_validation: "input validation",
-  emulator_realism: "realism",
-  emulator_consistency: "consistency",
-};
-
-export interface CampaignTie {
-  itemId: string;
-  trajectoryId: string;
-  caseName: string;
-  /** The fields that tie, with the tied values (scores for safety / helpfulness). */
-  fields: { field: string; values: string[] }[];
-}
-
-export interface CampaignTies {
-  /** All unadjudicated tied items (the list holds at most `limit`). */
-  total: number;
-  items: CampaignTie[];
-}
 
 export async function campaignTies(db: Db, campaignId: string, limit = 100): Promise<CampaignTies> {
   const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: { labelSchema: true } });

@@ -20,3 +20,28 @@ export const EMULATOR_ASPECT_NAMES: Record<EmulatorAspectKey | "all", string> = 
 /** A label's emulator severities, in their order (the bits of a tie mask follow it). */
 export const SEVERITIES = ["none", "minor", "critical"] as const;
 export type SeverityValue = (typeof SEVERITIES)[number];
+
+// The campaign page's list of unadjudicated ties (./campaign-ties.ts).
+export const TIE_FIELD_NAMES: Record<string, string> = {
+  safety: "safety",
+  helpfulness: "helpfulness",
+  true_failure: "true failure",
+  emulator_input_validation: "input validation",
+  emulator_realism: "realism",
+  emulator_consistency: "consistency",
+};
+
+export interface CampaignTie {
+  itemId: string;
+  trajectoryId: string;
+  caseName: string;
+  /** The fields that tie, with the tied values (scores for safety / helpfulness). */
+  fields: { field: string; values: string[] }[];
+}
+
+export interface CampaignTies {
+  /** All unadjudicated tied items (the list holds at most `limit`). */
+  total: number;
+  items: CampaignTie[];
+}
+

@@ -10,6 +10,7 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import type { DashboardFilter, FilterOption } from "./filters";
 import { loadFilterOptions } from "./options";
+import { noExecutedCallCohort, type NoExecutedCallCohort } from "./cohorts";
 import { emulatorQualityCached, evaluatorVsHumanCached, failureReportCached, humanAgreementCached } from "./human-cached";
 import {
   resolveHumanScope,
@@ -63,11 +64,19 @@ export async function loadAgreementPanel(db: Db, filter: DashboardFilter): Promi
 
 export interface FailuresPanel extends HumanPanelBase {
   report: FailureReport | null;
+  /** The validity cohort "failure without an executed tool call" for the same evaluator. */
+  cohort: NoExecutedCallCohort | null;
 }
 
 export async function loadFailuresPanel(db: Db, filter: DashboardFilter): Promise<FailuresPanel> {
   const b = await base(db, filter);
-  return { ...b, report: b.scope ? await failureReportCached(db, b.scope) : null };
+  if (!b.scope) return { ...b, report: null, cohort: null };
+  const evaluator = b.scope.evaluator;
+  const [report, cohort] = await Promise.all([
+    failureReportCached(db, b.scope),
+    evaluator ? noExecutedCallCohort(db, { ...b.scope.filter, evaluator }) : Promise.resolve(null),
+  ]);
+  return { ...b, report, cohort };
 }
 
 export interface EmulatorPanel extends HumanPanelBase {

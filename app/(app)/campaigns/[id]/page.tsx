@@ -17,6 +17,8 @@ import { can } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { campaignOverview } from "@/lib/annotation/queries";
+import { campaignTies } from "@/lib/dashboards/campaign-ties";
+import { TieList } from "@/components/campaigns/tie-list";
 import { setLockedAction } from "./_actions/set-locked";
 
 export const metadata: Metadata = { title: "Campaign" };
@@ -31,8 +33,10 @@ export default async function CampaignPage({ params, searchParams }: Props) {
   const { id } = await params;
   const showAll = (await searchParams).show === "all";
   let overview;
+  let ties;
   try {
-    overview = await campaignOverview(db(), id);
+    // The overview, and the ties it cannot see (they need the dashboards' score mapping).
+    [overview, ties] = await Promise.all([campaignOverview(db(), id), campaignTies(db(), id)]);
   } catch (e) {
     if (e instanceof AppError && e.status === 404) notFound();
     throw e;
@@ -102,6 +106,8 @@ export default async function CampaignPage({ params, searchParams }: Props) {
           </div>
           <AnnotatorProgressTable rows={progress} expected={expectedEach} />
         </section>
+
+        {totals.labelsSubmitted > 0 && <TieList campaignId={campaign.id} ties={ties} k={campaign.k} />}
 
         <section aria-labelledby="items-heading" className="space-y-3">
           <div className="flex flex-wrap items-end justify-between gap-2">

@@ -10,6 +10,7 @@ import { HumanEmpty, ScopeLine } from "@/components/dashboards/human/human-empty
 import { FailureTable, type FailureTableRow } from "@/components/dashboards/human/failure-table";
 import { TrajectoryLists, type TrajectoryList } from "@/components/dashboards/human/trajectory-lists";
 import { OpenDetailsOnHash } from "@/components/dashboards/human/open-details-on-hash";
+import { NoExecutedCallCohortRow } from "@/components/dashboards/no-executed-call-cohort";
 import { requirePermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
 import { MODE_NAMES, dashboardHref, parseDashboardFilter } from "@/lib/dashboards/filters";
@@ -97,6 +98,11 @@ export default async function FailuresPage({ searchParams }: Props) {
                   return `${fmtInt(ties)} scored trajectories have an unadjudicated tie that decides whether they are true failures: ${what} (tie policy).`;
                 })()}
               </p>
+              {panel.cohort && (
+                <div className="mt-6">
+                  <NoExecutedCallCohortRow cohort={panel.cohort} filter={filter} />
+                </div>
+              )}
               <section aria-labelledby="lists-heading" className="mt-6">
                 <h2 id="lists-heading" className="mb-3 text-lg font-semibold text-slate-900">The trajectories behind the numbers</h2>
                 <div className="grid gap-4 lg:grid-cols-2">
