@@ -11,6 +11,8 @@ import { loadSessionUser, newSessionId, revokeSession, SESSION_MAX_AGE_S, sessio
 
 export { SESSION_MAX_AGE_S };
 
+const SESSION_ENDED = "This session was ended (signed out, password or role changed, or account disabled).";
+
 export const authOptions: NextAuthOptions = {
   secret: process.env.NEXTAUTH_SECRET,
   session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_S },
@@ -42,7 +44,7 @@ export const authOptions: NextAuthOptions = {
       // next-auth answer an empty session and clear the cookie.
       const claims = sessionClaimsOf(token);
       const current = claims && (await loadSessionUser(db(), claims));
-      if (!current) throw new Error("This session was ended (signed out, password or role changed, or account disabled).");
+      if (!current) throw new Error(SESSION_ENDED);
       token.role = current.role;
       token.name = current.name;
       token.email = current.email;
@@ -54,6 +56,13 @@ export const authOptions: NextAuthOptions = {
         (session.user as { role?: unknown }).role = isRole(token.role) ? token.role : undefined;
       }
       return session;
+    },
+  },
+  // A revoked session refused at renewal is expected, not an error worth a stack trace in the log.
+  logger: {
+    error(code, metadata) {
+      if (code === "JWT_SESSION_ERROR" && (metadata as { message?: string } | undefined)?.message === SESSION_ENDED) return;
+      console.error(`[next-auth][error][${code}]`, metadata);
     },
   },
   events: {

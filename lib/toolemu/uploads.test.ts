@@ -97,6 +97,19 @@ describe("receiveUpload", () => {
     const { bytes, type } = await encode(form({ "a.json": "[]" }));
     const cut = chunked(bytes.slice(0, bytes.length - 10), type, 50).req;
     expect(await refusal(receiveUpload(cut, "user-1", LIMITS))).toMatchObject({ status: 400, message: expect.stringMatching(/ended before the closing boundary/) });
+    // The client went away mid-upload: a clear 400, not a server error, and nothing kept.
+    const before = leftovers();
+    let sent = false;
+    const broken = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (sent) return c.error(new Error("aborted"));
+        sent = true;
+        c.enqueue(bytes.slice(0, 20));
+      },
+    });
+    const gone = new Request("http://x/", { method: "POST", body: broken, duplex: "half", headers: { "content-type": type } } as RequestInit);
+    expect(await refusal(receiveUpload(gone, "user-1", LIMITS))).toEqual({ status: 400, message: "The upload was interrupted before it finished; nothing was kept. Try again." });
+    expect(leftovers()).toEqual(before);
   });
 });
 

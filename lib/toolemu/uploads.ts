@@ -93,7 +93,9 @@ async function* countedBody(body: ReadableStream<Uint8Array>, max: number, tooLa
   let total = 0;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await reader.read().catch(() => {
+        throw new AppError("The upload was interrupted before it finished; nothing was kept. Try again.", 400);
+      });
       if (done) return;
       total += value.length;
       if (total > max) throw tooLarge();
