@@ -53,7 +53,10 @@ async function main() {
 
   // OFFLINE_LLM=1 forces the offline model on (e.g. with DATABASE_URL), OFFLINE_LLM=0 off.
   const wantOffline = process.env.OFFLINE_LLM === "1" || (!!embedded && process.env.OFFLINE_LLM !== "0");
-  if (wantOffline) offline = await startOfflineInProcess();
+  // OFFLINE_LLM_URL: the offline model runs elsewhere (docker compose's offline-llm service, which
+  // the worker container can reach too); register that URL instead of serving one on 127.0.0.1.
+  const offlineUrl = offlineModelUrl();
+  if (wantOffline && !offlineUrl) offline = await startOfflineInProcess();
 
   const prisma = createPrisma(url);
   let demo;
@@ -69,6 +72,10 @@ async function main() {
       if (await seedDemoCampaign(prisma)) info(`Created the demo annotation campaign "${DEMO_CAMPAIGN_NAME}".`);
     }
     if (offline) await ensureOfflineEndpoint(prisma, offline.url);
+    else if (offlineUrl) {
+      await ensureOfflineEndpoint(prisma, offlineUrl);
+      info(`Offline model: ${OFFLINE_MODEL_LABEL} at ${offlineUrl} (OFFLINE_LLM_URL)`);
+    }
     const orphans = await interruptOrphanEpisodes(prisma);
     if (orphans) info(`Marked ${orphans} playground episode(s) left running by the previous server as interrupted.`);
     demo = embedded ? await usableDemoUsers(prisma) : [];
@@ -119,6 +126,20 @@ function startWorker(url: string): ChildProcess {
     if (!stopping) info(`The run worker exited (${signal ?? `code ${code}`}); runs wait until a worker runs again (\`npm run worker\`).`);
   });
   return child;
+}
+
+/** OFFLINE_LLM_URL, checked: an http(s) URL of the offline model's /v1, or null when unset. */
+function offlineModelUrl(): string | null {
+  const raw = process.env.OFFLINE_LLM_URL?.trim();
+  if (!raw) return null;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new Error(`OFFLINE_LLM_URL=${raw} is not a URL; use e.g. http://offline-llm:11435/v1.`);
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error(`OFFLINE_LLM_URL=${raw} must be an http:// or https:// URL.`);
+  return raw.replace(/\/+$/, "");
 }
 
 async function startOfflineInProcess(): Promise<OfflineModelServer> {
