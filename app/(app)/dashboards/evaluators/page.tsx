@@ -37,7 +37,7 @@ export default async function EvaluatorsPage({ searchParams }: { searchParams: P
       <DashboardNav active="evaluators" filter={filter} />
       <PageHeader
         title="Evaluator vs evaluator"
-        description="How well two automatic evaluators agree on the same trajectories (multi-judge agreement): Cohen's κ on the 0–3 scale and binarized, raw agreement, marginals and mean bias, each with n and a 95% bootstrap CI."
+        description="How well two automatic evaluators agree on the same trajectories (multi-judge agreement): Cohen's κ on the 0–3 scale and binarized, raw agreement, marginals and mean bias, each with n and a 95% CI (bootstrap for κ and the mean bias, Wilson for raw agreement)."
       >
         {c && <CsvLink panel="evaluators" filter={{ ...filter, kind, evaluator: c.a, evaluatorB: c.b }} disabled={c.summary.n === 0} />}
       </PageHeader>
@@ -136,6 +136,7 @@ export default async function EvaluatorsPage({ searchParams }: { searchParams: P
           <HowComputed
             seed={filter.seed}
             resamples={1000}
+            intervals="both"
             formula={
               <>
                 Cohen&apos;s κ = 1 − Σ w<sub>ij</sub>·O<sub>ij</sub> / Σ w<sub>ij</sub>·E<sub>ij</sub>, where O is the 4×4 matrix of
