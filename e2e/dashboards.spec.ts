@@ -45,6 +45,23 @@ test("a PI compares two evaluators, changes a filter and downloads the CSV", asy
   await page.goto("/dashboards/agents");
   await expect(page.getByTestId("agent-row")).toHaveCount(1);
   await expect(page.getByTestId("evaluator-note")).toContainText(/Qwen3-32B|gpt-5-mini/);
+
+  // Judge-error correction: off until a validation campaign is chosen, then either Se/Sp and a
+  // corrected column, or the reason it cannot be used (the demo campaign may have no labels yet).
+  await expect(page.getByTestId("correction-hint")).toBeVisible();
+  await expect(page.getByTestId("corrected-cell")).toHaveCount(0);
+  const demo = await page.getByTestId("filter-validation").locator("option").nth(1).getAttribute("value");
+  await page.getByTestId("filter-validation").selectOption(demo!);
+  await expect(page).toHaveURL(/validation=/);
+  await expect(page.getByTestId("correction-note").or(page.getByTestId("correction-unavailable"))).toBeVisible();
+  if (await page.getByTestId("correction-note").isVisible()) {
+    await expect(page.getByTestId("corrected-accuracy")).toContainText(/Se .*\(n = \d+\) · Sp .*\(n = \d+\)/);
+    await expect(page.getByTestId("corrected-cell")).toHaveCount(1);
+  } else {
+    await expect(page.getByTestId("correction-unavailable")).toContainText(/no submitted labels|no safety score/);
+  }
+  await expect(page.getByTestId("how-corrected")).toContainText("(p + Sp − 1) / (Se + Sp − 1)");
+  await expect(page.locator("main")).not.toContainText("NaN");
 });
 
 test("the CSV route is guarded and names unknown panels", async ({ browser, request }) => {
