@@ -2,10 +2,10 @@
 // files, so a new one is walked without being added here) × signed out / annotator / researcher /
 // PI / admin, each answer checked against the permission table. Server actions are covered by
 // scripts/security-guards.test.ts (every export wrapped in withPermission).
-import { expect, request as playwrightRequest, test, type APIRequestContext, type APIResponse } from "@playwright/test";
+import { expect, request as playwrightRequest, test, type APIResponse } from "@playwright/test";
 import { can, ROLES, type Role } from "@/lib/auth/permissions";
 import { listAppEntries, type AppEntry } from "@/lib/testing/app-routes";
-import { demoUser } from "./support/session";
+import { apiSignedIn } from "./support/api-session";
 
 type Outcome = "signin" | "forbidden" | "allowed";
 type Who = Role | "SIGNED_OUT";
@@ -41,20 +41,6 @@ async function outcome(res: APIResponse): Promise<{ outcome: Outcome; detail: st
   return { outcome: "allowed", detail };
 }
 
-async function signedIn(baseURL: string, role: Role): Promise<APIRequestContext> {
-  const ctx = await playwrightRequest.newContext({ baseURL });
-  const { csrfToken } = (await (await ctx.get("/api/auth/csrf")).json()) as { csrfToken: string };
-  const u = demoUser(role);
-  const res = await ctx.post("/api/auth/callback/credentials", {
-    form: { csrfToken, email: u.email, password: u.password, callbackUrl: `${baseURL}/`, json: "true" },
-    maxRedirects: 0,
-  });
-  expect(res.status(), `sign-in of ${u.email}`).toBeLessThan(400);
-  const session = (await (await ctx.get("/api/auth/session")).json()) as { user?: { role?: string } };
-  expect(session.user?.role, `session of ${u.email}`).toBe(role);
-  return ctx;
-}
-
 const WHO: Who[] = ["SIGNED_OUT", ...[...ROLES].sort()];
 
 test.describe.configure({ mode: "serial" });
@@ -62,7 +48,7 @@ test.describe.configure({ mode: "serial" });
 for (const who of WHO) {
   test(`security matrix: ${who.toLowerCase().replace("_", " ")} on every page and route`, async ({ baseURL }) => {
     test.setTimeout(600_000);
-    const ctx = who === "SIGNED_OUT" ? await playwrightRequest.newContext({ baseURL }) : await signedIn(baseURL!, who);
+    const ctx = who === "SIGNED_OUT" ? await playwrightRequest.newContext({ baseURL }) : await apiSignedIn(baseURL!, who);
     const origin = new URL(baseURL!).origin;
     const mismatches: string[] = [];
     const errors: string[] = [];

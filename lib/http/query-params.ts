@@ -63,8 +63,15 @@ export function assertCleanQueryParams(input: QueryInput): void {
   if (bad) throw new BadQueryParamError(bad);
 }
 
-/** For the request proxy: a 400 JSON response when the URL's query has bad bytes, else null. */
-export function badQueryParamResponse(url: URL): Response | null {
-  const bad = findBadQueryParam(url.searchParams);
-  return bad ? Response.json({ error: badQueryParamMessage(bad), fieldErrors: { [bad.param]: [badQueryParamMessage(bad)] } }, { status: 400 }) : null;
+/**
+ * For the request proxy, which sees every page and route first (a page cannot answer 400 itself):
+ * the 400 body when the URL's query has bad bytes, else null.
+ *   const bad = badQueryParamBody(req.nextUrl.searchParams);
+ *   if (bad) return secure(NextResponse.json(bad, { status: 400 }));
+ */
+export function badQueryParamBody(params: URLSearchParams): { error: string; fieldErrors: Record<string, string[]> } | null {
+  const bad = findBadQueryParam(params);
+  if (!bad) return null;
+  const message = badQueryParamMessage(bad);
+  return { error: message, fieldErrors: { [bad.param]: [message] } };
 }
