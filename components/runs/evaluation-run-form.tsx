@@ -173,7 +173,7 @@ export function EvaluationRunForm({ form, createRun, previewRun }: Props) {
             </fieldset>
             <div className="sm:col-span-2">
               <label htmlFor={`${uid}-name`} className={labelCls}>Name <span className="font-normal text-slate-500">(optional)</span></label>
-              <input id={`${uid}-name`} value={name} onChange={(e) => setName(e.target.value)} maxLength={200} className={input} placeholder={data ? `Evaluate ${form.trajectories} trajectories with ${data.evaluatorBase}` : ""} data-testid="evaluate-name" />
+              <input id={`${uid}-name`} value={name} onChange={(e) => setName(e.target.value)} maxLength={200} className={input} placeholder={data ? `Evaluate ${form.trajectories} ${form.trajectories === 1 ? "trajectory" : "trajectories"} with ${data.evaluatorBase}` : ""} data-testid="evaluate-name" />
             </div>
           </div>
         </section>

@@ -54,7 +54,7 @@ export async function evalCreate(url: string, args: Args) {
     if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `--${i.path.join(".") || "input"}: ${i.message}`).join("; "));
     const p = await previewEvaluationRun(db, parsed.data);
     const e = p.estimate;
-    console.log(`Evaluate ${p.description}: ${int(p.trajectories)} trajectories${p.running ? ` (${p.running} still running, left out)` : ""} × ${parsed.data.kinds.length} kind(s) × ${parsed.data.replicates} replicate(s) = ${int(p.units)} evaluator calls`);
+    console.log(`Evaluate ${p.description}: ${int(p.trajectories)} trajector${p.trajectories === 1 ? "y" : "ies"}${p.running ? ` (${p.running} still running, left out)` : ""} × ${parsed.data.kinds.length} kind(s) × ${parsed.data.replicates} replicate(s) = ${int(p.units)} evaluator calls`);
     console.log(`Evaluator ${p.evaluatorBase}, replicates ${p.replicateNumbers.map((r) => `r${r}`).join(", ")} (${parsed.data.write}` +
       (parsed.data.write === "replace" ? `: ${p.existing} existing rows, ${p.toDelete} above r${parsed.data.replicates} deleted` : p.existing ? `: ${p.existing} existing rows kept` : "") + ")");
     console.log(`Estimate: ${int(e.inputTokens)} input + ${int(e.outputTokens)} output tokens, ${usd(e.costUsd)}${e.unpriced.length ? ` (no price set for ${e.unpriced.join(", ")})` : ""}`);

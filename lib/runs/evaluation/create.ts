@@ -149,7 +149,7 @@ export async function createEvaluationRun(
     trajectories: p.trajectories,
     deleted: 0,
   };
-  const name = s.name || `Evaluate ${p.trajectories} trajectories with ${p.evaluatorBase}`;
+  const name = s.name || `Evaluate ${p.trajectories} ${p.trajectories === 1 ? "trajectory" : "trajectories"} with ${p.evaluatorBase}`;
 
   const { run, created } = await db.$transaction(async (tx) => {
     // replace: replicates above r go now (those up to r are rewritten as their units finish).
