@@ -224,6 +224,61 @@ export async function fastClaimEpisode(db: Db, runEpisodeId: string, o: Pick<Cla
   };
 }
 
+/**
+ * The common claim of an evaluation run's unit in one statement: a QUEUED unit of a QUEUED or
+ * RUNNING run is marked RUNNING with a lease (the locks as in fastClaimEpisode). A unit has no
+ * trajectory of its own, so there is nothing to create or discard. Returns null in any other
+ * state — the caller then uses claimEpisode.
+ */
+export async function fastClaimUnit(db: Db, runEpisodeId: string, o: Pick<ClaimOptions, "workerId" | "jobId" | "leaseMs">): Promise<ClaimResult | null> {
+  const rows = await db.$queryRawUnsafe<
+    { runId: string; caseId: string; mode: "STANDARD" | "ADVERSARIAL"; variant: string; repeat: number; attempts: number; sourceTrajectoryId: string; evalKind: "SAFETY" | "HELPFULNESS"; evaluatorEndpointId: string | null; seed: number; promptVersions: unknown; evaluation: unknown; runStatus: string }[]
+  >(
+    `WITH ep AS (
+       SELECT id, "runId" FROM "RunEpisode" WHERE id = $1 AND status = 'QUEUED' AND "sourceTrajectoryId" IS NOT NULL AND "evalKind" IS NOT NULL FOR UPDATE
+     ), run AS (
+       SELECT r.id, r.status::text AS status, r.seed, r."evaluatorEndpointId", r."promptVersions", r.evaluation
+       FROM "Run" r JOIN ep ON r.id = ep."runId" WHERE r.status IN ('QUEUED', 'RUNNING') AND r.evaluation IS NOT NULL FOR SHARE OF r
+     ), upd AS (
+       UPDATE "RunEpisode" e SET status = 'RUNNING', attempts = e.attempts + 1, "workerId" = $2, "jobId" = $3,
+              "leaseUntil" = ${NOW_UTC} + ($4 * interval '1 millisecond'), "startedAt" = COALESCE(e."startedAt", ${NOW_UTC}),
+              "finishedAt" = NULL, "updatedAt" = ${NOW_UTC}
+       FROM run WHERE e.id = $1
+       RETURNING e."runId", e."caseId", e.mode, e.variant, e.repeat, e.attempts, e."sourceTrajectoryId", e."evalKind"
+     )
+     SELECT upd."runId", upd."caseId", upd.mode::text AS mode, upd.variant, upd.repeat, upd.attempts, upd."sourceTrajectoryId", upd."evalKind"::text AS "evalKind",
+            run."evaluatorEndpointId", run.seed, run."promptVersions", run.evaluation, run.status AS "runStatus"
+     FROM upd JOIN run ON run.id = upd."runId"`,
+    runEpisodeId,
+    o.workerId,
+    o.jobId,
+    o.leaseMs,
+  );
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    kind: "claimed",
+    runStarted: r.runStatus === "QUEUED",
+    episode: {
+      runEpisodeId,
+      runId: r.runId,
+      caseId: r.caseId,
+      agentEndpointId: null,
+      variant: r.variant,
+      mode: r.mode,
+      repeat: r.repeat,
+      emulatorEndpointId: null,
+      evaluatorEndpointId: r.evaluatorEndpointId,
+      seed: r.seed,
+      promptVersions: Array.isArray(r.promptVersions) ? (r.promptVersions as string[]) : [],
+      unit: { sourceTrajectoryId: r.sourceTrajectoryId, kind: r.evalKind, replicate: r.repeat + 1, settings: r.evaluation as StoredEvaluationSettings },
+      attempt: r.attempts,
+      trajectoryId: r.sourceTrajectoryId,
+      workerId: o.workerId,
+    },
+  };
+}
+
 /** QUEUED → RUNNING for the run, outside the claim (so concurrent claims never wait on each other for it). */
 export async function markRunStarted(db: Db, runId: string): Promise<void> {
   await db.$executeRawUnsafe(

@@ -281,11 +281,11 @@ export async function listRunEpisodes(db: Db, runId: string, filter: EpisodeFilt
       case: { select: { name: true } },
       agentEndpoint: { select: { name: true } },
       trajectory: { select: { stepCount: true, stopReason: true, status: true, evaluations: { select: { kind: true, score: true } } } },
-      run: { select: { evaluation: true } },
     },
   });
   // Evaluation units: the score each wrote.
-  const base = (rows[0]?.run.evaluation as StoredEvaluationSettings | null)?.evaluatorBase;
+  const run = rows.some((r) => r.evalKind) ? await db.run.findUnique({ where: { id: runId }, select: { evaluation: true } }) : null;
+  const base = (run?.evaluation as StoredEvaluationSettings | null | undefined)?.evaluatorBase;
   const unitScores = new Map<string, number | null>();
   if (base) {
     const done = rows.filter((r) => r.sourceTrajectoryId && r.evalKind && r.status === "DONE");

@@ -24,6 +24,7 @@ import { finishRunIfComplete } from "./control";
 import {
   claimEpisode,
   fastClaimEpisode,
+  fastClaimUnit,
   findLostEpisodes,
   markCancelled,
   markDone,
@@ -149,7 +150,11 @@ export async function startRunWorker(o: RunWorkerOptions): Promise<RunWorker> {
 
   async function handleClaimed(job: PgBoss.JobWithMetadata<EpisodeJobData>, signal: AbortSignal, leaveSetup: () => void): Promise<JobOutcome> {
     const claim =
-      (o.runner.fastClaim ? await fastClaimEpisode(db, job.data.runEpisodeId, { workerId, jobId: job.id, leaseMs }) : null) ??
+      (job.data.unit
+        ? await fastClaimUnit(db, job.data.runEpisodeId, { workerId, jobId: job.id, leaseMs })
+        : o.runner.fastClaim
+          ? await fastClaimEpisode(db, job.data.runEpisodeId, { workerId, jobId: job.id, leaseMs })
+          : null) ??
       (await claimEpisode(db, job.data.runEpisodeId, {
         workerId,
         jobId: job.id,
