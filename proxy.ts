@@ -5,12 +5,13 @@
 //     plus frame-ancestors 'none' (no framing). Static headers (nosniff, Referrer-Policy,
 //     X-Frame-Options) are in next.config.js, so they also cover files the proxy skips;
 //   * bodies over the size Next buffers for a proxy are refused with 413 — past it Next would
-//     hand the route a silently truncated body;
+//     hand the route a silently truncated body — and server-action bodies over Next's limit for
+//     them (which Next answers with a 500);
 //   * signed-out visitors go to the sign-in page. That is a convenience for people; the checks that
 //     protect data are in lib/auth (every page, action and route handler checks again).
 import { NextResponse, type NextRequest } from "next/server";
 import { getToken } from "next-auth/jwt";
-import { contentSecurityPolicy, PROXY_BODY_LIMIT } from "@/lib/security/headers";
+import { contentSecurityPolicy, PROXY_BODY_LIMIT, SERVER_ACTION_BODY_LIMIT } from "@/lib/security/headers";
 
 const PUBLIC_PREFIXES = ["/signin", "/api/auth", "/api/health", "/_next", "/favicon"];
 
@@ -23,9 +24,10 @@ export async function proxy(req: NextRequest) {
   };
 
   const length = Number(req.headers.get("content-length") ?? 0);
-  if (length > PROXY_BODY_LIMIT) {
+  const limit = req.headers.has("next-action") ? SERVER_ACTION_BODY_LIMIT : PROXY_BODY_LIMIT;
+  if (length > limit) {
     return secure(NextResponse.json(
-      { error: `The request body is ${(length / 1024 / 1024).toFixed(1)} MB; at most ${PROXY_BODY_LIMIT / 1024 / 1024} MB is accepted here. Import large files on the Import page or with \`npm run cli -- import\`.` },
+      { error: `The request body is ${(length / 1024 / 1024).toFixed(1)} MB; at most ${limit / 1024 / 1024} MB is accepted here. Import large files on the Import page or with \`npm run cli -- import\`.` },
       { status: 413 },
     ));
   }

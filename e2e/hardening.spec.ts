@@ -2,6 +2,7 @@
 // revocable sessions, the sign-in redirect, the annotation API's origin and content-type checks,
 // security headers (no framing, no CSP violations), the health endpoint, per-address throttling
 // and bodies over the size limit.
+import { readFileSync } from "node:fs";
 import http from "node:http";
 import { expect, request as pwRequest, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { DEMO_USERS } from "@/lib/db/seed-demo";
@@ -292,6 +293,21 @@ test.describe("annotation API", () => {
     expect(res.status()).toBe(413);
     expect((await res.json()).error).toMatch(/at most 10 MB/);
   });
+});
+
+test("a server action body over its limit is answered 413, not 500", async ({ page }) => {
+  const manifest = JSON.parse(readFileSync(".next/server/server-reference-manifest.json", "utf8")) as {
+    node: Record<string, { exportedName: string }>;
+  };
+  const actionId = Object.entries(manifest.node).find(([, v]) => v.exportedName === "createUserAction")?.[0];
+  expect(actionId, "createUserAction in the server-reference manifest").toBeTruthy();
+  await signInAs(page, "ADMIN");
+  const res = await page.request.post("/admin/users", {
+    headers: { "Next-Action": actionId!, "Content-Type": "text/plain;charset=UTF-8", Accept: "text/x-component" },
+    data: JSON.stringify([{ email: "big@lab.example", name: "x".repeat(2 * 1024 * 1024), role: "PI", password: "big-password-1" }]),
+  });
+  expect(res.status()).toBe(413);
+  expect((await res.json()).error).toMatch(/at most 1 MB/);
 });
 
 test.describe("security headers", () => {

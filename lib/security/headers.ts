@@ -4,6 +4,12 @@
 /** The most of a request body Next buffers for the proxy: experimental.proxyClientMaxBodySize in next.config.js. */
 export const PROXY_BODY_LIMIT = 10 * 1024 * 1024;
 
+/**
+ * Next's body limit for server actions (serverActions.bodySizeLimit, default 1 MB, not changed
+ * in next.config.js). Next refuses a larger one with a 500; the proxy answers 413 first.
+ */
+export const SERVER_ACTION_BODY_LIMIT = 1024 * 1024;
+
 export function contentSecurityPolicy(nonce: string, dev = process.env.NODE_ENV === "development"): string {
   return [
     "default-src 'self'",
