@@ -1,6 +1,6 @@
 // The start script's refusals: each must be one clear line and a non-zero exit, before any build.
 import { spawn } from "node:child_process";
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -34,6 +34,14 @@ describe("npm start refuses clearly", () => {
     expect(r.err.trim()).toBe(
       "[toolemu] error: Cannot connect to PostgreSQL at 127.0.0.1:1/nothing: connection refused (is PostgreSQL running there?)",
     );
+  });
+
+  it("an OFFLINE_LLM_URL that is not an http(s) URL: one line, before any database starts", async () => {
+    const dir = tmp();
+    const r = await runStart({ OFFLINE_LLM_URL: "ftp://offline-llm:11435/v1", TOOLEMU_DATA_DIR: dir });
+    expect(r.code).toBe(1);
+    expect(r.err.trim()).toBe("[toolemu] error: OFFLINE_LLM_URL=ftp://offline-llm:11435/v1 must be an http:// or https:// URL.");
+    expect(existsSync(path.join(dir, "pgdata"))).toBe(false);
   });
 
   it("a second process on the same data folder", async () => {

@@ -31,6 +31,8 @@ let worker: ChildProcess | null = null;
 let stopping = false;
 
 async function main() {
+  // Checked before anything starts, so a typo costs no database start.
+  const offlineUrl = offlineModelUrl();
   const external = process.env.DATABASE_URL;
   let url: string;
   if (external) {
@@ -55,7 +57,6 @@ async function main() {
   const wantOffline = process.env.OFFLINE_LLM === "1" || (!!embedded && process.env.OFFLINE_LLM !== "0");
   // OFFLINE_LLM_URL: the offline model runs elsewhere (docker compose's offline-llm service, which
   // the worker container can reach too); register that URL instead of serving one on 127.0.0.1.
-  const offlineUrl = offlineModelUrl();
   if (wantOffline && !offlineUrl) offline = await startOfflineInProcess();
 
   const prisma = createPrisma(url);
