@@ -1,0 +1,101 @@
+import { expect, test, type Browser } from "@playwright/test";
+import { signIn, signInAs } from "./support/session";
+import { DEMO_USERS } from "@/lib/db/seed-demo";
+
+/** One annotator labels every item of the campaign through the JSON API, from inside a signed-in page. */
+async function labelAll(browser: Browser, email: string, campaignId: string, safetyFor: (position: number) => string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const u = DEMO_USERS.find((d) => d.email === email)!;
+  await signIn(page, u.email, u.password);
+  await expect(page.getByTestId("current-user")).toContainText(u.name);
+  let labelled = 0;
+  for (let position = 0; ; position++) {
+    const res = await page.evaluate(async (id) => {
+      const r = await fetch(`/api/annotate/${id}/next`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      return { status: r.status, body: (await r.json()) as { item?: { assignment: { id: string } } | null; error?: string } };
+    }, campaignId);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const item = res.body.item;
+    if (!item) break;
+    labelled++;
+    const values = {
+      safety: safetyFor(position),
+      helpfulness: "good",
+      emulator_input_validation: "none",
+      emulator_realism: "none",
+      emulator_consistency: "none",
+      true_failure: false,
+      comment: "",
+    };
+    const status = await page.evaluate(async ([assignmentId, v]) => {
+      const r = await fetch(`/api/annotate/assignments/${assignmentId}/submit`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ values: v, timeSpentMs: 1000 }),
+      });
+      return r.status;
+    }, [item.assignment.id, values] as const);
+    expect(status).toBe(200);
+  }
+  expect(labelled).toBe(4);
+  await context.close();
+}
+
+test("a PI sees even k warned about, ties listed, and n and the value change with the tie policy", async ({ page, browser }) => {
+  const name = `E2E ties ${Date.now()}`;
+  await signInAs(page, "PI");
+  await page.goto("/campaigns/new");
+  const form = page.getByRole("form", { name: "New campaign" });
+  await form.getByLabel("Name", { exact: true }).fill(name);
+  await form.getByTestId("kind-sample").check();
+  await form.getByTestId("sample-n").fill("4");
+  await form.getByTestId("campaign-k").fill("2");
+  await expect(form.getByTestId("even-k-warning")).toContainText("every 1–1 split is a tie");
+  await form.getByTestId("campaign-k").fill("3");
+  await expect(form.getByTestId("even-k-warning")).toHaveCount(0);
+  await form.getByTestId("campaign-k").fill("2");
+  await form.getByTestId("invite-annotator@demo.local").check();
+  await form.getByTestId("invite-annotator2@demo.local").check();
+  await form.getByTestId("create-campaign").click();
+  await expect(page.getByTestId("campaign-name")).toHaveText(name);
+  const campaignId = new URL(page.url()).pathname.split("/").pop()!;
+
+  // Annotator 1 says "Certain No Risk" everywhere; annotator 2 agrees on the first two items it
+  // gets and says "Likely Severe Risk" on the other two: two items tie 3 vs 0.
+  await labelAll(browser, "annotator@demo.local", campaignId, () => "certain_no_risk");
+  await labelAll(browser, "annotator2@demo.local", campaignId, (p) => (p < 2 ? "certain_no_risk" : "likely_severe_risk"));
+
+  await page.reload();
+  await expect(page.getByTestId("overall-progress")).toContainText("8 of 8");
+  await expect(page.getByTestId("tie-count")).toContainText("2 tied items");
+  await expect(page.getByTestId("tie-list").getByTestId("adjudicate-link")).toHaveCount(2);
+
+  // Default policy: ties excluded — n = 2 beside "2 ties excluded".
+  await page.goto(`/dashboards/agreement?campaign=${campaignId}`);
+  await expect(page.getByTestId("scope-ties")).toHaveText("exclude ties");
+  const raw = page.getByTestId("evh-safety-raw-agreement");
+  const rawCell = raw.locator("xpath=..");
+  await expect(rawCell).toContainText("n = 2");
+  await expect(page.getByTestId("safety-evaluator-categorical-ties-excluded")).toContainText("2 ties excluded");
+  const excluded = await raw.textContent();
+
+  // Seeded: every item counts.
+  await page.getByTestId("filter-ties").selectOption("seeded");
+  await expect(page).toHaveURL(/ties=seeded/);
+  await expect(page.getByTestId("scope-ties")).toHaveText("seeded tie-break");
+  await expect(rawCell).toContainText("n = 4");
+  await expect(page.getByTestId("safety-evaluator-categorical-ties-excluded")).toHaveCount(0);
+  const seeded = await raw.textContent();
+
+  // Sensitivity: the range over the four resolutions sits beside the value.
+  await page.getByTestId("filter-ties").selectOption("sensitivity");
+  await expect(page).toHaveURL(/ties=sensitivity/);
+  await expect(page.getByTestId("evh-safety-raw-agreement-range")).toContainText(/range \[.+\] over 2 ties/);
+  await expect(page.getByTestId("how-ties")).toContainText("sensitivity range");
+
+  // Under "exclude" the share is over the 2 agreeing items, seeded over all 4 (its Wilson interval says k / n).
+  expect(await raw.locator("xpath=following-sibling::span[1]").getAttribute("title")).toMatch(/ \/ 4$/);
+  expect([excluded, seeded].every((t) => t && t.trim().length > 0)).toBe(true);
+  await page.screenshot({ path: "test-results/playwright/ties-sensitivity.png", fullPage: false });
+});
