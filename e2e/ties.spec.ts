@@ -97,5 +97,6 @@ test("a PI sees even k warned about, ties listed, and n and the value change wit
   // Under "exclude" the share is over the 2 agreeing items, seeded over all 4 (its Wilson interval says k / n).
   expect(await raw.locator("xpath=following-sibling::span[1]").getAttribute("title")).toMatch(/ \/ 4$/);
   expect([excluded, seeded].every((t) => t && t.trim().length > 0)).toBe(true);
-  await page.screenshot({ path: "test-results/playwright/ties-sensitivity.png", fullPage: false });
+  await page.getByTestId("agreement-summary").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "test-results/ties-sensitivity.png", fullPage: false });
 });
