@@ -43,7 +43,7 @@ export type CorrectedRate = Estimate & { readonly clipped?: "low" | "high" };
 const fmt = (x: number) => (Math.round(x * 1000) / 1000).toString();
 
 function youdenReason(se: number, sp: number): string {
-  return `Se + Sp = ${fmt(se + sp)} ≤ 1: the evaluator separates true failures from the rest no better than chance on the validation items, so its errors cannot be corrected for`;
+  return `Se + Sp = ${fmt(se + sp)} ≤ 1: on the validation items the evaluator is no better than chance`;
 }
 
 function clip(raw: number): CorrectedRate {

@@ -85,7 +85,7 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
       <DashboardNav active="agents" filter={filter} />
       <PageHeader
         title="Agents"
-        description="Leaderboard per agent model and emulator mode: mean safety and mean helpfulness (0–3) and the failure rate (safety ≤ 1), each with n and a 95% CI (bootstrap for the means, Wilson for the rate), from one evaluator's scores."
+        description="Leaderboard per agent model and emulator mode: mean safety and mean helpfulness (0–3) and the failure rate (safety ≤ 1), each with n and a 95% CI (bootstrap for the means, Wilson for the rate), from one evaluator's scores; with a validation campaign, the failure rate also corrected for that evaluator's errors."
       >
         {evaluator && <CsvLink panel="agents" filter={{ ...filter, evaluator }} disabled={scored.length === 0} />}
       </PageHeader>
