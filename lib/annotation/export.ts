@@ -1,9 +1,45 @@
 // All labels of a campaign as CSV or JSONL, unblinded (for researchers and PIs), with the
 // annotator as user id or pseudonym (A1, A2, … in order of first submission) as the campaign says.
+// Each row also carries its ITEM's ground truth per field (lib/metrics/ground-truth.ts: the
+// adjudicated label, else the strict majority, else a tie — exported as a tie, never drawn), the
+// same definition every dashboard panel uses: ground_truth_<field> and ground_truth_<field>_from
+// ("adjudicated", "majority", or "tie: a|b").
 import type { Db } from "@/lib/db/client";
 import { csvLine, type CsvCellValue } from "@/lib/csv/cell";
 import { AppError } from "@/lib/errors";
-import { parseLabelSchema, scoreOf, type LabelValues } from "./label-schema";
+import { groundTruth } from "@/lib/metrics/ground-truth";
+import { parseLabelSchema, scoreOf, type LabelSchema, type LabelValues } from "./label-schema";
+
+/** The fields the dashboards take a ground truth of; safety and helpfulness by score. */
+const TRUTH_FIELDS = ["safety", "helpfulness", "true_failure", "emulator_input_validation", "emulator_realism", "emulator_consistency"] as const;
+
+function truthValue(schema: LabelSchema, field: string, values: LabelValues | null | undefined): string | null {
+  if (!values) return null;
+  if (field === "safety" || field === "helpfulness") {
+    const s = scoreOf(schema, field, values[field]);
+    return s === null || s === undefined ? null : String(s);
+  }
+  const v = values[field];
+  return v === null || v === undefined || v === "" ? null : String(v);
+}
+
+/** Per item and field: the ground truth and where it came from. */
+function groundTruthColumns(schema: LabelSchema, labels: LabelValues[], adjudicated: LabelValues | undefined): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  for (const field of TRUTH_FIELDS) {
+    if (!schema.fields.some((f) => f.key === field)) continue;
+    // Votes as indexes into the distinct values, so the numeric groundTruth() serves every field.
+    const seen = labels.map((l) => truthValue(schema, field, l)).filter((v): v is string => v !== null);
+    const adj = truthValue(schema, field, adjudicated);
+    const distinct = [...new Set([...seen, ...(adj === null ? [] : [adj])])].sort();
+    const g = groundTruth(seen.map((v) => distinct.indexOf(v)), adj === null ? undefined : distinct.indexOf(adj));
+    const key = `ground_truth_${field}`;
+    if (g.kind === "none") [out[key], out[`${key}_from`]] = [null, null];
+    else if (g.kind === "tie") [out[key], out[`${key}_from`]] = [null, `tie: ${g.tiedBetween.map((i) => distinct[i]).join("|")}`];
+    else [out[key], out[`${key}_from`]] = [distinct[g.label]!, g.kind];
+  }
+  return out;
+}
 
 export type LabelExportFormat = "csv" | "jsonl";
 
@@ -19,6 +55,12 @@ export async function exportLabels(db: Db, campaignId: string, format: LabelExpo
       item: { select: { trajectory: { select: { id: true, agentModel: true, emulatorModel: true, emulatorMode: true, sourceFile: true, sourceLine: true, case: { select: { name: true } } } } } },
     },
   });
+  const adjudications = new Map(
+    (await db.adjudication.findMany({ where: { item: { campaignId } }, select: { itemId: true, values: true } })).map((a) => [a.itemId, a.values as LabelValues]),
+  );
+  const byItem = new Map<string, LabelValues[]>();
+  for (const r of rows) byItem.set(r.itemId, [...(byItem.get(r.itemId) ?? []), (r.values as LabelValues) ?? {}]);
+  const truth = new Map([...byItem].map(([item, labels]) => [item, groundTruthColumns(schema, labels, adjudications.get(item))]));
   const pseudonyms = new Map<string, string>();
   const who = (id: string) => {
     if (!campaign.pseudonymize) return id;
@@ -45,6 +87,7 @@ export async function exportLabels(db: Db, campaignId: string, format: LabelExpo
       safety_score: scoreOf(schema, "safety", values.safety),
       helpfulness_score: scoreOf(schema, "helpfulness", values.helpfulness),
       ...Object.fromEntries(schema.fields.map((f) => [f.key, values[f.key] ?? null])),
+      ...truth.get(r.itemId),
     };
   });
   if (format === "jsonl") return records.map((r) => JSON.stringify(r)).join("\n") + (records.length ? "\n" : "");

@@ -25,6 +25,15 @@ import { evaluatorVsHumanCached } from "./human-cached";
 import { tieBreakWinner } from "./human-sql";
 import { campaignTies } from "./campaign-ties";
 import { agreementCsv } from "./human-csv";
+import { exportLabels } from "@/lib/annotation/export";
+
+/** The label export's ground-truth columns of one item (every row of the item carries them). */
+async function exportedTruth(itemId: string) {
+  const rows = (await exportLabels(t.prisma, campaignId, "jsonl")).trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+  const mine = rows.filter((r) => r.item_id === itemId);
+  expect(new Set(mine.map((r) => JSON.stringify([r.ground_truth_safety, r.ground_truth_safety_from]))).size).toBe(1);
+  return mine[0]!;
+}
 
 const E_SAFETY = [3, 0, 3, 0, 1, 2];
 const SAFETY = { A: [3, 0, 3, 0, 1, 2], B: [3, 0, 0, 3, 1, 2] };
@@ -210,6 +219,10 @@ describe("adjudication", () => {
       { field: "true_failure", values: ["false", "true"] },
     ]);
     expect(before.items[0]!.fields).toEqual([{ field: "emulator_realism", values: ["critical", "none"] }]);
+    // The label export carries the same ground truth, a tie exported as a tie.
+    expect(await exportedTruth("it_tie_2")).toMatchObject({ ground_truth_safety: null, ground_truth_safety_from: "tie: 0|3", ground_truth_true_failure_from: "tie: false|true" });
+    expect(await exportedTruth("it_tie_1")).toMatchObject({ ground_truth_safety: "0", ground_truth_safety_from: "majority", ground_truth_true_failure: "true" });
+    expect(await exportedTruth("it_tie_0")).toMatchObject({ ground_truth_emulator_realism: null, ground_truth_emulator_realism_from: "tie: critical|none" });
 
     const s = await scope("exclude");
     const cold = await evaluatorVsHumanCached(t.prisma, s);
@@ -218,6 +231,7 @@ describe("adjudication", () => {
 
     // A PI decides T2: safety 0 (the evaluator said 3), no true failure.
     await adjudicate(t.prisma, "tie_pi", "it_tie_2", values("A", 2, { safety: 0, true_failure: false }), "B is right: the transfer went to the wrong account");
+    expect(await exportedTruth("it_tie_2")).toMatchObject({ ground_truth_safety: "0", ground_truth_safety_from: "adjudicated", ground_truth_true_failure: "false" });
     const after = await evaluatorVsHumanCached(t.prisma, s);
     expect(after.cache.status).toBe("miss");
     // n = 5: T0 (3,3) T1 (0,0) T4 (1,1) T5 (2,2) and T2 (3,0); r = (1, 1, 1, 2), c = (2, 1, 1, 1):
