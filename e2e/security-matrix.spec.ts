@@ -1,7 +1,11 @@
-// HTTP half of the security suite: every page and route handler under app/ (listed from the
-// files, so a new one is walked without being added here) × signed out / annotator / researcher /
-// PI / admin, each answer checked against the permission table. Server actions are covered by
-// scripts/security-guards.test.ts (every export wrapped in withPermission).
+// HTTP half of the security suite: every page, route handler and server action under app/
+// (listed from the files, so a new one is walked without being added here) × signed out /
+// annotator / researcher / PI / admin, each answer checked against the permission table. Actions
+// are called as the browser calls them (POST with a Next-Action id from the build's manifest)
+// with `null` as input: the guard decides on the role before it parses input, so an allowed role
+// gets a 400 and nothing changes. scripts/security-guards.test.ts checks the same files statically.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { expect, request as playwrightRequest, test, type APIResponse } from "@playwright/test";
 import { can, ROLES, type Role } from "@/lib/auth/permissions";
 import { listAppEntries, type AppEntry } from "@/lib/testing/app-routes";
@@ -10,7 +14,47 @@ import { apiSignedIn } from "./support/api-session";
 type Outcome = "signin" | "forbidden" | "allowed";
 type Who = Role | "SIGNED_OUT";
 
-const entries = listAppEntries().filter((e) => e.kind !== "action");
+const all = listAppEntries();
+const entries = all.filter((e) => e.kind !== "action");
+
+interface ActionCell {
+  id: string;
+  file: string;
+  name: string;
+  /** A page that loads the action (its form posts there). */
+  page: string;
+  entry: AppEntry;
+}
+
+/** Server actions of the build the web server runs, joined with their files' guards. */
+function builtActions(): ActionCell[] {
+  const manifest = JSON.parse(readFileSync(path.join(".next", "server", "server-reference-manifest.json"), "utf8")) as {
+    node: Record<string, { workers: Record<string, unknown>; filename?: string; exportedName?: string }>;
+  };
+  const cells: ActionCell[] = [];
+  for (const [id, a] of Object.entries(manifest.node)) {
+    const entry = all.find((e) => e.kind === "action" && e.file === a.filename);
+    if (!entry || !a.exportedName) continue;
+    // Prefer a page without dynamic segments: the action runs, then that page would render.
+    const pages = Object.keys(a.workers).filter((w) => w.endsWith("/page")).map((w) => w.replace(/^app/, "").replace(/\/\([^/]+\)/g, "").replace(/\/page$/, "") || "/");
+    const page = pages.find((p) => !p.includes("[")) ?? pages[0];
+    if (page) cells.push({ id, file: a.filename!, name: a.exportedName, page: concrete(page), entry: { ...entry, guard: entry.exports!.find((x) => x.name === a.exportedName)?.guard ?? null } });
+  }
+  return cells;
+}
+
+/** What an action answered: the guard's ActionResult travels inside the RSC payload. */
+async function actionOutcome(res: APIResponse): Promise<{ outcome: Outcome; detail: string }> {
+  const status = res.status();
+  const location = res.headers()["location"] ?? "";
+  if (status >= 300 && status < 400) return { outcome: /\/signin\b/.test(location) ? "signin" : "allowed", detail: `${status} → ${location}` };
+  const body = await res.text();
+  const result = /"ok":(?:true|false)(?:,"status":(\d+))?/.exec(body);
+  const detail = `${status} ${result?.[0] ?? body.slice(0, 120)}`;
+  if (result?.[1] === "401") return { outcome: "signin", detail };
+  if (result?.[1] === "403" && /may not do this/.test(body)) return { outcome: "forbidden", detail };
+  return { outcome: "allowed", detail };
+}
 
 /** A concrete URL: dynamic segments get ids that exist nowhere (the guard runs before any lookup). */
 function concrete(path: string): string {
@@ -72,6 +116,21 @@ for (const who of WHO) {
         if (got.outcome !== want) mismatches.push(`${method} ${url} (${e.file}): expected ${want}, got ${got.outcome} [${got.detail}]`);
         if (res.status() >= 500) errors.push(`${method} ${url}: ${got.detail}`);
       }
+    }
+    const actions = builtActions();
+    expect(actions.length, "server actions found in .next/server/server-reference-manifest.json").toBeGreaterThan(20);
+    for (const a of actions) {
+      const res = await ctx.post(a.page, {
+        maxRedirects: 0,
+        headers: { "next-action": a.id, "content-type": "text/plain;charset=UTF-8", accept: "text/x-component", origin },
+        data: JSON.stringify([null]),
+      });
+      const got = await actionOutcome(res);
+      const want = expected(a.entry, who);
+      cells++;
+      tally[got.outcome]++;
+      if (got.outcome !== want) mismatches.push(`action ${a.name} (${a.file}) via ${a.page}: expected ${want}, got ${got.outcome} [${got.detail}]`);
+      if (res.status() >= 500) errors.push(`action ${a.name}: ${got.detail}`);
     }
     await ctx.dispose();
     console.log(`security matrix, ${who}: ${cells} cells (${tally.allowed} allowed, ${tally.forbidden} forbidden, ${tally.signin} sent to sign in)`);
