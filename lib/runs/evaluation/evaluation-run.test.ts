@@ -100,6 +100,10 @@ describe("naming and the estimate", () => {
     expect(none.trajectories).toBe(0);
     await expect(createEvaluationRun(t.prisma, null, { trajectories: { kind: "filter", query: "agent=nobody" }, endpointId: evaluator, kinds: ["SAFETY"] }, queue)).rejects.toThrow(/no trajectories/);
     await expect(previewEvaluationRun(t.prisma, { trajectories: { kind: "filter", query: "" }, endpointId: evaluator, kinds: ["SAFETY"], templateVersion: 9 })).rejects.toThrow(/no version 9/);
+    // Bad input names the field.
+    await expect(previewEvaluationRun(t.prisma, { trajectories: { kind: "filter", query: "" }, endpointId: evaluator, kinds: ["SAFETY"], replicates: 0 })).rejects.toThrow(/At least one replicate/);
+    await expect(previewEvaluationRun(t.prisma, { trajectories: { kind: "filter", query: "" }, endpointId: evaluator, kinds: [] })).rejects.toThrow(/Pick safety, helpfulness or both/);
+    await expect(previewEvaluationRun(t.prisma, { trajectories: { kind: "ids", ids: ["nope"] }, endpointId: evaluator, kinds: ["SAFETY"] })).rejects.toThrow(/1 of the chosen trajectories no longer exist/);
   });
 });
 

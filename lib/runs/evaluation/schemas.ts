@@ -26,14 +26,19 @@ export const evaluationRunInputSchema = z
     notes: z.string().max(10_000).default(""),
     trajectories: trajectorySelectionSchema,
     endpointId: z.string().min(1, { message: "Pick an evaluator endpoint." }),
-    templateVersion: z.number().int().min(1).default(1),
+    templateVersion: z.number({ error: "Pick a template version." }).int().min(1).default(1),
     kinds: z.array(z.enum(EVALUATION_KIND_VALUES)).min(1, { message: "Pick safety, helpfulness or both." }).max(2),
-    replicates: z.number().int().min(1, { message: "At least one replicate." }).max(MAX_REPLICATES, { message: `At most ${MAX_REPLICATES} replicates.` }).default(1),
+    replicates: z
+      .number({ error: `A whole number of replicates, 1 to ${MAX_REPLICATES}.` })
+      .int({ error: `A whole number of replicates, 1 to ${MAX_REPLICATES}.` })
+      .min(1, { message: "At least one replicate." })
+      .max(MAX_REPLICATES, { message: `At most ${MAX_REPLICATES} replicates.` })
+      .default(1),
     // append: new replicates after the evaluator's existing ones; replace: replicates 1..r are
     // written again and any above r are deleted.
     write: z.enum(WRITE_MODES).default("append"),
     // null / omitted: the endpoint's temperature.
-    temperature: z.number().min(0).max(2).nullable().optional(),
+    temperature: z.number({ error: "Temperature: a number from 0 to 2, or empty for the endpoint's." }).min(0, { message: "Temperature: 0 to 2." }).max(2, { message: "Temperature: 0 to 2." }).nullable().optional(),
   })
   .superRefine((v, ctx) => {
     if (new Set(v.kinds).size !== v.kinds.length) ctx.addIssue({ code: "custom", path: ["kinds"], message: "A kind is listed twice." });
