@@ -47,12 +47,14 @@ interface Props {
   digits?: number;
   domain?: [number, number];
   height?: number;
+  /** What the whiskers are (shown under the chart); default a bootstrap interval. */
+  whiskers?: string;
   testId?: string;
 }
 
 type Row = Record<string, string | number | number[] | null>;
 
-export function CiBarChart({ data, series = [{ key: "value", name: "Value" }], title, yLabel, format = "decimal", digits, domain, height = 320, testId = "ci-bar-chart" }: Props) {
+export function CiBarChart({ data, series = [{ key: "value", name: "Value" }], title, yLabel, format = "decimal", digits, domain, height = 320, whiskers = "95% bootstrap confidence interval", testId = "ci-bar-chart" }: Props) {
   const rows: Row[] = data.map((g) => {
     const row: Row = { label: g.label };
     for (const s of series) {
@@ -143,7 +145,7 @@ export function CiBarChart({ data, series = [{ key: "value", name: "Value" }], t
         </tbody>
       </table>
       </div>
-      <p className="mt-1 text-xs text-slate-500">Whiskers: 95% bootstrap confidence interval. Hover a bar for n.</p>
+      <p className="mt-1 text-xs text-slate-500">Whiskers: {whiskers}. Hover a bar for n.</p>
     </figure>
   );
 }

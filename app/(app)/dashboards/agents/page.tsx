@@ -135,6 +135,7 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
                   domain={[0, 1]}
                   yLabel="Failure rate"
                   height={360}
+                  whiskers="95% Wilson score interval of the raw rate; two-source bootstrap interval of the corrected rate"
                   testId="failure-rate-chart"
                 />
               </div>

@@ -95,8 +95,8 @@ export default async function EmulatorPage({ searchParams }: Props) {
             <>
               {/* relative + overflow-hidden: contains the chart's absolutely positioned screen-reader table, which is wider than the page. */}
               <div className="relative grid gap-4 overflow-hidden xl:grid-cols-2">
-                <CiBarChart title="Free of critical issues (share of trajectories)" format="percent" domain={[0, 1]} testId="chart-free-critical" {...chart(report, "freeOfCritical")} />
-                <CiBarChart title="Free of any issue (share of trajectories)" format="percent" domain={[0, 1]} testId="chart-free-any" {...chart(report, "freeOfAnyIssue")} />
+                <CiBarChart title="Free of critical issues (share of trajectories)" format="percent" domain={[0, 1]} whiskers="95% Wilson score interval" testId="chart-free-critical" {...chart(report, "freeOfCritical")} />
+                <CiBarChart title="Free of any issue (share of trajectories)" format="percent" domain={[0, 1]} whiskers="95% Wilson score interval" testId="chart-free-any" {...chart(report, "freeOfAnyIssue")} />
               </div>
               <div className="mt-6">
                 <EmulatorTable rows={rows} />
