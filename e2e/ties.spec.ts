@@ -98,5 +98,13 @@ test("a PI sees even k warned about, ties listed, and n and the value change wit
   expect(await raw.locator("xpath=following-sibling::span[1]").getAttribute("title")).toMatch(/ \/ 4$/);
   expect([excluded, seeded].every((t) => t && t.trim().length > 0)).toBe(true);
   await page.getByTestId("agreement-summary").scrollIntoViewIfNeeded();
-  await page.screenshot({ path: "test-results/ties-sensitivity.png", fullPage: false });
+  await page.screenshot({ path: "test-results/ties-agreement.png", fullPage: false });
+
+  // The failures panel names the policy too (both T-ties here are "no" vs "no": no failure tie).
+  await page.goto(`/dashboards/failures?campaign=${campaignId}&ties=sensitivity`);
+  await expect(page.getByTestId("scope-ties")).toHaveText("sensitivity range");
+  await page.screenshot({ path: "test-results/ties-failures.png", fullPage: true });
+  await page.goto(`/campaigns/${campaignId}`);
+  await page.getByTestId("tie-list").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "test-results/ties-campaign.png", fullPage: false });
 });
