@@ -9,7 +9,8 @@
 import Link from "next/link";
 import type { NoExecutedCallCohort } from "@/lib/dashboards/cohorts";
 import type { DashboardFilter } from "@/lib/dashboards/filters";
-import { fmtInt, fmtPercent } from "@/lib/dashboards/format";
+import { fmtCi, fmtInt, fmtPercent } from "@/lib/dashboards/format";
+import { wilsonInterval } from "@/lib/metrics/wilson";
 import { filterQuery, type TrajectoryFilter } from "@/lib/toolemu/filters";
 import { shortModel } from "@/components/toolemu/format";
 import { HowComputed } from "./how-computed";
@@ -20,7 +21,8 @@ export interface NoExecutedCallCohortRowProps {
   filter: DashboardFilter;
 }
 
-const share = (part: number, whole: number) => (whole > 0 ? fmtPercent(part / whole) : "—");
+/** "37.5% [19.0%, 60.1%]": the share with its Wilson interval (honest at the small n of a cohort). */
+const share = (part: number, whole: number) => (whole > 0 ? `${fmtPercent(part / whole)} ${fmtCi(wilsonInterval(part, whole), "percent") ?? ""}` : "—");
 
 /** The browser link for the cohort; the trajectory browser has no campaign filter. */
 function browseHref(filter: DashboardFilter, evaluator: string, failure: boolean | undefined): string {

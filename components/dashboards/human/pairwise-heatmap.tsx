@@ -2,7 +2,7 @@
 // it: blue for agreement beyond chance, orange for below chance, white around 0), n and the CI in
 // the cell's title, "—" on the diagonal and where two annotators share no item. Server or client.
 import type { ConfidenceInterval, Estimate as EstimateValue } from "@/lib/metrics";
-import { fmt, fmtCi, fmtInt } from "@/lib/dashboards/format";
+import { SMALL_N, fmt, fmtCi, fmtInt, isDegenerateInterval } from "@/lib/dashboards/format";
 
 export interface PairwiseCellData {
   value: EstimateValue;
@@ -56,13 +56,14 @@ export function PairwiseHeatmap({ names, cells, caption, testId = "pairwise-heat
                     );
                   }
                   const { bg, fg } = colour(c.value.value);
-                  const ci = fmtCi(c.ci);
+                  // Never a zero-width interval; κ to two decimals below SMALL_N items (see lib/dashboards/format.ts).
+                  const ci = isDegenerateInterval(c.ci) ? null : fmtCi(c.ci, "decimal", c.n < SMALL_N ? 2 : undefined);
                   return (
                     <td
                       key={colName}
                       className="h-14 w-24 rounded-md text-center tabular-nums ring-1 ring-slate-200 ring-inset"
                       style={{ backgroundColor: bg, color: fg }}
-                      title={`${rowName} vs ${colName}: κ ${fmt(c.value.value)}${ci ? `, 95% CI ${ci}` : ""}, n = ${c.n}`}
+                      title={`${rowName} vs ${colName}: κ ${fmt(c.value.value, c.n < SMALL_N ? 2 : undefined)}${ci ? `, 95% CI ${ci}` : ""}, n = ${c.n}${c.n < SMALL_N ? " (small n)" : ""}`}
                       data-testid={`${testId}-cell-${i}-${j}`}
                       data-value={c.value.value}
                     >
