@@ -18,20 +18,30 @@ export async function campaignTies(db: Db, campaignId: string, limit = 100): Pro
   const schema = parseLabelSchema(campaign.labelSchema);
   const keys = schema.fields.filter((f) => (f.kind === "choice" || f.kind === "boolean") && f.key in TIE_FIELD_NAMES).map((f) => f.key);
   if (!keys.length) return { total: 0, items: [] };
-  // Per (item, field): one value per label — safety / helpfulness as their scores, the rest as given.
-  const value = (key: string) =>
-    key === "safety" || key === "helpfulness" ? Prisma.sql`(${scoreCase(schema, key)})::text` : Prisma.sql`a."values"->>${key}::text`;
-  const perField = keys.map((key) => Prisma.sql`SELECT a."itemId" AS item, ${key}::text AS field, ${value(key)} AS val FROM "Assignment" a WHERE a."campaignId" = ${campaignId} AND a.status = 'SUBMITTED'`);
+  // Per (item, field): one value per label — safety / helpfulness as their scores and, because the
+  // binarized panels binarize before they vote, once more as "< 2" / "≥ 2"; the rest as given.
+  const fields = keys.flatMap((key): { field: string; key: string; val: Prisma.Sql }[] =>
+    key === "safety" || key === "helpfulness"
+      ? [
+          { field: key, key, val: Prisma.sql`(${scoreCase(schema, key)})::text` },
+          { field: `${key}/binary`, key, val: Prisma.sql`(CASE WHEN ${scoreCase(schema, key)} >= 2 THEN '≥ 2' WHEN ${scoreCase(schema, key)} IS NOT NULL THEN '< 2' END)` },
+        ]
+      : [{ field: key, key, val: Prisma.sql`a."values"->>${key}::text` }],
+  );
+  const perField = fields.map(
+    (f) => Prisma.sql`SELECT a."itemId" AS item, ${f.field}::text AS field, ${f.key}::text AS json_key, ${f.val} AS val FROM "Assignment" a WHERE a."campaignId" = ${campaignId} AND a.status = 'SUBMITTED'`,
+  );
   const rows = await db.$queryRaw<{ item: string; traj: string; case_name: string; fields: string[]; vals: string[]; total: number }[]>(Prisma.sql`
-    WITH v AS (SELECT item, field, val, count(*) AS n FROM (${Prisma.join(perField, " UNION ALL ")}) x WHERE val IS NOT NULL GROUP BY 1, 2, 3),
+    WITH v AS (SELECT item, field, json_key, val, count(*) AS n FROM (${Prisma.join(perField, " UNION ALL ")}) x WHERE val IS NOT NULL GROUP BY 1, 2, 3, 4),
     top AS (SELECT item, field, max(n) AS m FROM v GROUP BY 1, 2),
     tied AS (
-      SELECT v.item, v.field, string_agg(v.val, '|' ORDER BY v.val) AS vals
+      SELECT v.item, v.field, v.json_key, string_agg(v.val, '|' ORDER BY v.val) AS vals
       FROM v JOIN top ON top.item = v.item AND top.field = v.field AND v.n = top.m
-      GROUP BY 1, 2 HAVING count(*) > 1),
+      GROUP BY 1, 2, 3 HAVING count(*) > 1),
+    -- A field the item's adjudication decides is no tie (the panels read it the same way).
     items AS (
       SELECT t.item, array_agg(t.field ORDER BY t.field) AS fields, array_agg(t.vals ORDER BY t.field) AS vals
-      FROM tied t WHERE NOT EXISTS (SELECT 1 FROM "Adjudication" ad WHERE ad."itemId" = t.item)
+      FROM tied t WHERE NOT EXISTS (SELECT 1 FROM "Adjudication" ad WHERE ad."itemId" = t.item AND ad."values"->>t.json_key IS NOT NULL)
       GROUP BY t.item)
     SELECT i.item, ci."trajectoryId" AS traj, c.name AS case_name, i.fields, i.vals, (count(*) OVER ())::int AS total
     FROM items i JOIN "CampaignItem" ci ON ci.id = i.item JOIN "Trajectory" tr ON tr.id = ci."trajectoryId" JOIN "TestCase" c ON c.id = tr."caseId"

@@ -111,8 +111,11 @@ export async function failureReport(db: Db, scope: HumanScope, opts: { resamples
              (m.tf IS NOT DISTINCT FROM 'true') AS humans, ${SEEDED_CRITICAL} AS critical,
              ${TRUE_FAILURE_STATE} AS state, ${SEEDED_TRUE_FAILURE} AS seeded
       FROM m LEFT JOIN "Evaluation" es ON es."trajectoryId" = m.traj AND es.kind = 'SAFETY' AND es."evaluatorModel" = ${ev}),
+    -- Listed per cell under the policy: a tie sits in its seeded cell (or nowhere under "exclude"),
+    -- so each cell is one partition capped once.
     listed AS (
-      SELECT f.*, row_number() OVER (PARTITION BY f.mode, f.identified, f.state, f.seeded ORDER BY ${caseOrder}) AS rn FROM f)
+      SELECT f.*, row_number() OVER (PARTITION BY f.mode, f.identified, (CASE WHEN f.state = 'tie' THEN f.seeded ELSE f.state = 'true' END) ORDER BY ${caseOrder}) AS rn
+      FROM f WHERE ${policy === "exclude" ? Prisma.sql`f.state <> 'tie'` : Prisma.sql`TRUE`})
     SELECT mode, identified, state, seeded, count(*)::int AS n,
            NULL::text AS traj, NULL::text AS case_name, NULL::int AS safety, NULL::boolean AS humans, NULL::boolean AS critical, NULL::bigint AS rn
     FROM f GROUP BY 1, 2, 3, 4

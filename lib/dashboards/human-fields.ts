@@ -24,7 +24,9 @@ export type SeverityValue = (typeof SEVERITIES)[number];
 // The campaign page's list of unadjudicated ties (./campaign-ties.ts).
 export const TIE_FIELD_NAMES: Record<string, string> = {
   safety: "safety",
+  "safety/binary": "safety (binarized)",
   helpfulness: "helpfulness",
+  "helpfulness/binary": "helpfulness (binarized)",
   true_failure: "true failure",
   emulator_input_validation: "input validation",
   emulator_realism: "realism",

@@ -216,6 +216,7 @@ describe("adjudication", () => {
     expect(before.items.map((i) => i.itemId)).toEqual(["it_tie_0", "it_tie_2", "it_tie_3"]);
     expect(before.items[1]!.fields).toEqual([
       { field: "safety", values: ["0", "3"] },
+      { field: "safety/binary", values: ["< 2", "≥ 2"] },
       { field: "true_failure", values: ["false", "true"] },
     ]);
     expect(before.items[0]!.fields).toEqual([{ field: "emulator_realism", values: ["critical", "none"] }]);

@@ -327,6 +327,11 @@ describe("human vs human", () => {
     }
     // With k = 3 the two others disagree often: those votes are ties.
     expect(h.loo.safety.categorical.ties).toBeGreaterThan(0);
+    // Under "exclude" the same tied votes are counted (and left out), including T9's, where every
+    // annotator's two others tie (0, 1, 3): its pattern is empty, its ties are not.
+    const ex = await humanAgreement(t.prisma, await scopeFor({ ties: "exclude" }));
+    expect(ex.loo.safety.categorical.ties).toBe(h.loo.safety.categorical.ties);
+    expect(ex.loo.safety.categorical.result.items).toBeLessThan(h.loo.safety.categorical.result.items);
   });
 
   it("Krippendorff's α equals lib/metrics on the same ratings", async () => {

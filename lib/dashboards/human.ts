@@ -447,6 +447,11 @@ export function humanAgreementSql(scope: HumanScope): { annotators: Prisma.Sql; 
       UNION ALL SELECT 'helpfulness', ph, count(*)::int, sum(nh)::int, NULL FROM per_item WHERE ph IS NOT NULL GROUP BY ph
       UNION ALL SELECT 'safety/binary', psb, count(*)::int, sum(nsb)::int, NULL FROM per_item WHERE psb IS NOT NULL GROUP BY psb
       UNION ALL SELECT 'helpfulness/binary', phb, count(*)::int, sum(nhb)::int, NULL FROM per_item WHERE phb IS NOT NULL GROUP BY phb
+      -- Items whose every leave-one-out vote tied (left out under "exclude") still count their ties.
+      UNION ALL SELECT 'safety', NULL, 0, sum(ns)::int, NULL FROM per_item WHERE ps IS NULL HAVING sum(ns) > 0
+      UNION ALL SELECT 'helpfulness', NULL, 0, sum(nh)::int, NULL FROM per_item WHERE ph IS NULL HAVING sum(nh) > 0
+      UNION ALL SELECT 'safety/binary', NULL, 0, sum(nsb)::int, NULL FROM per_item WHERE psb IS NULL HAVING sum(nsb) > 0
+      UNION ALL SELECT 'helpfulness/binary', NULL, 0, sum(nhb)::int, NULL FROM per_item WHERE phb IS NULL HAVING sum(nhb) > 0
       UNION ALL SELECT 'annotator', ARRAY[ai], 0, 0, ann FROM anns`,
     // α: how many items have each vote vector (a few hundred rows), unpacked in humanAgreement.
     alpha: Prisma.sql`
@@ -463,7 +468,7 @@ export async function humanAgreement(db: Db, scope: HumanScope, opts: { resample
   const [annotatorRows, pairRows, looRows, alphaRows] = await Promise.all([
     db.$queryRaw<{ id: string; name: string; labels: number }[]>(q.annotators),
     analytic<{ a1: string; a2: string; field: string; r1: number; r2: number; n: number }[]>(db, q.pairs),
-    analytic<{ field: string; pattern: number[]; items: number; ties: number; ann: string | null }[]>(db, q.loo),
+    analytic<{ field: string; pattern: number[] | null; items: number; ties: number; ann: string | null }[]>(db, q.loo),
     analytic<{ p: bigint; units: number }[]>(db, q.alpha),
   ]);
   const sqlMs = ms(t0);
@@ -481,7 +486,7 @@ export async function humanAgreement(db: Db, scope: HumanScope, opts: { resample
   };
 
   // The leave-one-out query's annotator numbering (its own order; mapped to ours by id).
-  const looAnnotators = new Map(looRows.filter((r) => r.field === "annotator").map((r) => [r.pattern[0]!, r.ann!]));
+  const looAnnotators = new Map(looRows.filter((r) => r.field === "annotator").map((r) => [r.pattern![0]!, r.ann!]));
   const pairwise = {} as HumanAgreement["pairwise"];
   const loo = {} as HumanAgreement["loo"];
   const alpha = {} as HumanAgreement["alpha"];
@@ -505,9 +510,9 @@ export async function humanAgreement(db: Db, scope: HumanScope, opts: { resample
     for (const group of [["categorical", "linear", "quadratic"], ["binarized"]] as KappaVariant[][]) {
       const field = group[0] === "binarized" ? `${kind}/binary` : kind;
       const mine = looRows.filter((r) => r.field === field);
-      const patterns: LooPattern[] = mine.map((r) => ({
+      const patterns: LooPattern[] = mine.filter((r) => r.pattern !== null).map((r) => ({
         items: r.items,
-        entries: r.pattern.map((e) => ({ annotator: indexOf(looAnnotators.get(Math.floor(e / 16))!), own: Math.floor(e / 4) % 4, majority: e % 4 })),
+        entries: r.pattern!.map((e) => ({ annotator: indexOf(looAnnotators.get(Math.floor(e / 16))!), own: Math.floor(e / 4) % 4, majority: e % 4 })),
       }));
       const intervals = looIntervals(patterns, annotators.length, group, { seed, resamples });
       for (const variant of group) {

@@ -22,8 +22,10 @@
 //     can improve), which ends at an optimal vertex after a few rounds.
 // Either way the min and max returned are values of real resolutions, and `ties` / `groups` say
 // how many ties there were. Where some resolution leaves the denominator at 0 (e.g. "no true
-// failure left"), the metric is undefined there; the range is then taken over the resolutions
-// where it is defined, by enumeration only — and said so, or reported as not computed.
+// failure left"), the metric is undefined there; the range is then taken over the vertex
+// resolutions where it is defined, by enumeration only — and said so (`partial`), or reported as
+// not computed. That is still exact for the dashboards' metrics (their numerator is 0 wherever the
+// denominator is, so a split resolution is a weighted mean of defined vertices), not for any form.
 
 import { WEIGHTINGS, disagreementWeights, type Weighting } from "./kappa";
 
