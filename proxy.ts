@@ -7,11 +7,13 @@
 //   * bodies over the size Next buffers for a proxy are refused with 413 — past it Next would
 //     hand the route a silently truncated body — and server-action bodies over Next's limit for
 //     them (which Next answers with a 500);
+//   * bad bytes in query parameters are refused with a 400 naming the parameter;
 //   * signed-out visitors go to the sign-in page. That is a convenience for people; the checks that
 //     protect data are in lib/auth (every page, action and route handler checks again).
 import { NextResponse, type NextRequest } from "next/server";
 import { getToken } from "next-auth/jwt";
 import { contentSecurityPolicy, PROXY_BODY_LIMIT, SERVER_ACTION_BODY_LIMIT } from "@/lib/security/headers";
+import { badQueryParamBody } from "@/lib/http/query-params";
 
 const PUBLIC_PREFIXES = ["/signin", "/api/auth", "/api/health", "/_next", "/favicon"];
 
@@ -31,6 +33,11 @@ export async function proxy(req: NextRequest) {
       { status: 413 },
     ));
   }
+
+  // NUL bytes, invalid UTF-8 or control characters in a query parameter: a 400 naming it, for
+  // pages too (a page cannot answer 400 itself; routes check again with the same function).
+  const bad = badQueryParamBody(req.nextUrl.searchParams);
+  if (bad) return secure(NextResponse.json(bad, { status: 400 }));
 
   const { pathname, search } = req.nextUrl;
   const next = () => {

@@ -21,10 +21,12 @@ test("exports and CSVs refuse NUL bytes and invalid UTF-8 in filter parameters w
   const ok = await ctx.get("/trajectories/export?format=csv&agent=Qwen%2FQwen2.5-7B-Instruct");
   expect(ok.status()).toBe(200);
   expect((await ok.text()).split("\r\n")[0]).toMatch(/^id,case,agent,/);
-  // Pages: logged for the report (a page cannot answer 400 itself; the proxy can).
-  for (const url of ["/trajectories?agent=a%00b", "/dashboards/agents?evaluator=%FF", "/cases?q=%00"]) {
-    const res = await ctx.get(url, { maxRedirects: 0 });
-    console.log(`page ${url}: ${res.status()}`);
+  // Pages too: the proxy answers before the page renders (a page cannot answer 400 itself).
+  for (const [url, param] of [["/trajectories?agent=a%00b", "agent"], ["/dashboards/agents?evaluator=%FF", "evaluator"], ["/cases?q=%00", "q"]]) {
+    const res = await ctx.get(url!, { maxRedirects: 0 });
+    expect(res.status(), url).toBe(400);
+    expect(((await res.json()) as { error: string }).error, url).toContain(`Query parameter "${param}"`);
   }
+  expect((await ctx.get("/trajectories?agent=Qwen%2FQwen2.5-7B-Instruct", { maxRedirects: 0 })).status()).toBe(200);
   await ctx.dispose();
 });
