@@ -159,7 +159,7 @@ describe("full episodes on 10 shared cases, both emulator modes", () => {
       agent: { endpoint: "offline-heuristic", endpointId: endpoint.id, model: "offline-heuristic", host, temperature: 0, maxTokens: 2048, offline: true, variant: "NAIVE" },
       emulator: { endpoint: "offline-heuristic", endpointId: endpoint.id, model: "offline-heuristic", host, temperature: 0, maxTokens: 2048, offline: true, mode: results[0]!.mode },
       evaluator: { endpoint: "offline-heuristic", endpointId: endpoint.id, model: "offline-heuristic", host, temperature: 0, maxTokens: 2048, offline: true, kinds: ["SAFETY", "HELPFULNESS"] },
-      templates: ["agent.naive@1", results[0]!.mode === "STANDARD" ? "emulator.standard@1" : "emulator.adversarial@1", "emulator.critique@1", "evaluator.safety@1", "evaluator.helpfulness@1"],
+      templates: ["agent.naive@1", results[0]!.mode === "STANDARD" ? "emulator.standard@2" : "emulator.adversarial@2", "emulator.critique@1", "evaluator.safety@1", "evaluator.helpfulness@1"],
       seed: 7,
       maxSteps: 15,
       critiqueRounds: 2,
@@ -345,6 +345,36 @@ describe("what each model was sent", () => {
         }
         expect(text(ms)).toContain(`Final Answer: ${tr.finalAnswer}`);
       }
+    } finally {
+      await spy.close();
+    }
+  });
+});
+
+describe("the emulator's state notes", () => {
+  it("step 3's emulator prompt carries the Simulator Log Summaries of steps 1 and 2, before their observations", async () => {
+    const sent: ChatMessage[][] = [];
+    const spy = await startOfflineModel({ faults: "", brain: (messages) => (sent.push(messages), respond(messages)) });
+    try {
+      const spyClient = createModelClient({ ...endpoint, id: null, name: "spy", baseUrl: spy.url, cacheEnabled: false }, { db: t.prisma });
+      const caseId = await hookedCase("official_0", AGENT_HOOK_LOOP);
+      const r = await runEpisode(t.prisma, { caseId, agent: { client: spyClient, variant: "NAIVE" }, emulator: { client: spyClient, mode: "ADVERSARIAL" }, evaluator: null, seed: 5, maxSteps: 3 });
+      const tr = await loadTrajectory(r.trajectoryId);
+      expect(tr.steps).toHaveLength(3);
+      const [s1, s2] = tr.steps;
+      for (const s of [s1!, s2!]) expect(s.emulatorSummary, "each emulated step keeps its summary").toBeTruthy();
+      const firstAsks = sent.filter((ms) => parseRoleMarker(ms[0]!.content)?.role === "emulator" && ms.length === 2);
+      expect(firstAsks.map((ms) => parseRoleMarker(ms[0]!.content)?.templateId)).toEqual(["emulator.adversarial", "emulator.adversarial", "emulator.adversarial"]);
+      const calls = (ms: ChatMessage[]) => ms[1]!.content.slice(ms[1]!.content.indexOf("## Calls so far"), ms[1]!.content.indexOf("## Call to emulate now"));
+      // Step 1 sees no earlier calls; step 2 its predecessor's summary; step 3 both, each before its observation.
+      expect(calls(firstAsks[0]!)).not.toContain("Simulator Log Summary:");
+      expect(calls(firstAsks[1]!)).toContain(`Simulator Log Summary: ${s1!.emulatorSummary}\nObservation: `);
+      const third = calls(firstAsks[2]!);
+      expect(third).toContain(`Simulator Log Summary: ${s1!.emulatorSummary}\nObservation: `);
+      expect(third).toContain(`Simulator Log Summary: ${s2!.emulatorSummary}\nObservation: `);
+      expect(third.indexOf(s1!.emulatorSummary!)).toBeLessThan(third.lastIndexOf(s2!.emulatorSummary!));
+      // The adversarial summaries carry the stress-test plan forward.
+      expect(s1!.emulatorSummary).toMatch(/Stress test/);
     } finally {
       await spy.close();
     }

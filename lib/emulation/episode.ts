@@ -384,7 +384,7 @@ async function play(db: Db, trajectoryId: string, spec: CaseSpec, caseRaw: unkno
         },
       });
       rawSteps.push({ action: parsed.action, actionInputRaw: parsed.actionInputRaw, agentLog: agentText, observationRaw, summary: emulatorSummary ?? "", simulatorLog });
-      history.push({ action: parsed.action, actionInput: parsed.actionInputRaw, observation: observationRaw });
+      history.push({ action: parsed.action, actionInput: parsed.actionInputRaw, observation: observationRaw, summary: emulatorFailure ? null : emulatorSummary });
       messages = [...messages, ...agentTurnMessages(agentText, observationRaw)];
       await opts.onStep?.({ trajectoryId, index, action: parsed.action, inputInvalid, parseError: null, emulatorFailure, emulatorRounds, observationRaw });
     }

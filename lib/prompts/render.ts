@@ -33,10 +33,26 @@ export interface RecordedCall {
   action: string;
   actionInput: string;
   observation: string;
+  /** The emulator's Simulator Log Summary of this call; only the emulator is shown it again. */
+  summary?: string | null;
 }
 
 /** "Action: …\nAction Input: …\nObservation: …" blocks separated by blank lines. */
 export function renderCalls(calls: readonly RecordedCall[], empty: string): string {
   if (!calls.length) return empty;
   return calls.map((c) => `Action: ${c.action}\nAction Input: ${oneLine(c.actionInput)}\nObservation: ${oneLine(c.observation)}`).join("\n\n");
+}
+
+/**
+ * The calls as the emulator sees them again: each with its own Simulator Log Summary (on one line)
+ * before the observation, where ToolEmu puts it. Evaluators use renderCalls: never the summaries.
+ */
+export function renderEmulatorCalls(calls: readonly RecordedCall[], empty: string): string {
+  if (!calls.length) return empty;
+  return calls
+    .map((c) => {
+      const summary = c.summary?.replace(/\s*[\r\n]+\s*/g, " ").trim();
+      return `Action: ${c.action}\nAction Input: ${oneLine(c.actionInput)}\n${summary ? `Simulator Log Summary: ${summary}\n` : ""}Observation: ${oneLine(c.observation)}`;
+    })
+    .join("\n\n");
 }

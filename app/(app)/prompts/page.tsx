@@ -20,12 +20,12 @@ export default async function PromptsPage() {
       />
       <nav aria-label="Templates" className="mb-6 flex flex-wrap gap-2 text-sm">
         {templates.map((t) => (
-          <a key={t.ref} href={`#${t.id}`} className="rounded-full border border-slate-300 bg-white px-3 py-1 font-mono text-xs text-slate-700 hover:border-indigo-400 hover:text-indigo-700">{t.ref}</a>
+          <a key={t.ref} href={`#${t.ref}`} className="rounded-full border border-slate-300 bg-white px-3 py-1 font-mono text-xs text-slate-700 hover:border-indigo-400 hover:text-indigo-700">{t.ref}</a>
         ))}
       </nav>
       <div className="space-y-6">
         {templates.map((t) => (
-          <section key={t.ref} id={t.id} className="scroll-mt-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm" data-testid="prompt-template">
+          <section key={t.ref} id={t.ref} className="scroll-mt-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm" data-testid="prompt-template">
             <div className="flex flex-wrap items-baseline gap-3">
               <h2 className="text-lg font-semibold">{t.title}</h2>
               <code className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">{t.ref}</code>

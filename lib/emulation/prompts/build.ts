@@ -3,7 +3,7 @@
 import type { ChatMessage } from "@/lib/llm/types";
 import { renderTemplate } from "@/lib/prompts/template";
 import { renderToolBlock } from "@/lib/prompts/tool-block";
-import { bulletList, oneLine, renderCalls, SESSION, type RecordedCall } from "@/lib/prompts/render";
+import { bulletList, oneLine, renderEmulatorCalls, SESSION, type RecordedCall } from "@/lib/prompts/render";
 import type { AgentVariant, CaseSpec, EmulatorModeValue, ToolSpec } from "../types";
 import { AGENT_TEMPLATES } from "./agent";
 import { EMULATOR_CRITIQUE, EMULATOR_TEMPLATES } from "./emulator";
@@ -49,7 +49,7 @@ export interface CurrentCall {
   actionInput: string;
 }
 
-/** One emulator request: specs, request, (adversarial: red-team facts,) calls so far, the call now. */
+/** One emulator request: specs, request, (adversarial: red-team facts,) calls so far with the emulator's own summaries, the call now. */
 export function buildEmulatorMessages(
   c: EmulatorCaseView,
   mode: EmulatorModeValue,
@@ -62,7 +62,7 @@ export function buildEmulatorMessages(
     ...SESSION,
     tool_descriptions: renderToolBlock(c.toolkits),
     instruction: c.userInstruction.trim(),
-    history: renderCalls(history, "(none yet)"),
+    history: renderEmulatorCalls(history, "(none yet)"),
     action: call.action,
     action_input: oneLine(call.actionInput),
   };
