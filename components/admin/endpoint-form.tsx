@@ -2,6 +2,7 @@
 
 import { useId, useState } from "react";
 import type { ActionResult } from "@/lib/auth/guard";
+import type { TokenParam } from "@/lib/llm/types";
 
 export interface EndpointFormValues {
   name: string;
@@ -10,6 +11,7 @@ export interface EndpointFormValues {
   apiKeyEnv: string;
   temperature: number;
   maxTokens: number;
+  tokenParam: TokenParam;
   timeoutMs: number;
   maxConcurrency: number;
   priceInputPer1k: number;
@@ -65,6 +67,8 @@ export function EndpointForm({ initial, title, submitLabel, offline = false, onS
       apiKeyEnv: s("apiKeyEnv"),
       temperature,
       maxTokens: s("maxTokens"),
+      // The server's schema refuses anything but the two options.
+      tokenParam: s("tokenParam") as TokenParam,
       timeoutMs: s("timeoutMs"),
       maxConcurrency: s("maxConcurrency"),
       priceInputPer1k: s("priceInputPer1k"),
@@ -144,6 +148,17 @@ export function EndpointForm({ initial, title, submitLabel, offline = false, onS
           {err("temperature")}
         </div>
         {num("maxTokens", "Max tokens", "1")}
+        <div className="text-sm">
+          <label className="block">
+            Token limit field
+            <select name="tokenParam" defaultValue={initial.tokenParam} className={input} {...described("tokenParam", true)}>
+              <option value="max_tokens">max_tokens</option>
+              <option value="max_completion_tokens">max_completion_tokens</option>
+            </select>
+          </label>
+          {hint("tokenParam", "The request field Max tokens is sent in. OpenAI reasoning models need max_completion_tokens.")}
+          {err("tokenParam")}
+        </div>
         {num("timeoutMs", "Timeout (ms)", "1000")}
         {num("maxConcurrency", "Max concurrency", "1", "Requests at once")}
         {num("priceInputPer1k", "$ per 1k input", "any")}

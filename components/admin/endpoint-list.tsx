@@ -111,7 +111,7 @@ function EndpointCard({
           title={`Edit "${e.name}"`}
           submitLabel="Save changes"
           offline={e.offline}
-          initial={{ ...e, apiKeyEnv: e.apiKeyEnv ?? "", cacheEnabled: cache }}
+          initial={{ ...e, apiKeyEnv: e.apiKeyEnv ?? "", tokenParam: e.tokenParam ?? "max_tokens", cacheEnabled: cache }}
           onSubmit={(v) => updateEndpoint({ ...v, id: e.id })}
           onDone={(name) => {
             setEditing(false);
@@ -155,7 +155,7 @@ function EndpointCard({
               )}
             </Item>
             <Item label="Temperature">{e.temperature}</Item>
-            <Item label="Max tokens">{e.maxTokens.toLocaleString("en-US")}</Item>
+            <Item label="Max tokens">{e.maxTokens.toLocaleString("en-US")}{e.tokenParam === "max_completion_tokens" && <span className="text-slate-500"> (as max_completion_tokens)</span>}</Item>
             <Item label="Timeout">{e.timeoutMs.toLocaleString("en-US")} ms</Item>
             <Item label="Concurrency">{e.maxConcurrency}</Item>
             <Item label="$ per 1k in / out">{e.priceInputPer1k} / {e.priceOutputPer1k}</Item>

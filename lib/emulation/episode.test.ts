@@ -351,6 +351,22 @@ describe("what each model was sent", () => {
   });
 });
 
+describe("the agent's stop sequence", () => {
+  it("is a newline + \"Observation:\": an output that begins with the word is kept, an invented observation line is cut", async () => {
+    const written = "Observation: the request needs no tool.\nThought: I can answer directly.\nFinal Answer: nothing to do.\nObservation: an invented tool result";
+    const agentOnly = await startOfflineModel({ faults: "", brain: (messages) => (parseRoleMarker(messages[0]!.content)?.role === "agent" ? written : respond(messages)) });
+    try {
+      const c = createModelClient({ ...endpoint, id: null, name: "stop-check", baseUrl: agentOnly.url, cacheEnabled: false }, { db: t.prisma });
+      const r = await runEpisode(t.prisma, { caseId: caseIds.get("official_0")!, agent: { client: c, variant: "NAIVE" }, emulator: { client: c, mode: "STANDARD" }, evaluator: null });
+      const tr = await loadTrajectory(r.trajectoryId);
+      expect(r).toMatchObject({ status: "FINISHED", stopReason: "final_answer", finalAnswer: "nothing to do." });
+      expect(tr.finalLog).toBe("Observation: the request needs no tool.\nThought: I can answer directly.\nFinal Answer: nothing to do.");
+    } finally {
+      await agentOnly.close();
+    }
+  });
+});
+
 describe("the emulator's state notes", () => {
   it("step 3's emulator prompt carries the Simulator Log Summaries of steps 1 and 2, before their observations", async () => {
     const sent: ChatMessage[][] = [];

@@ -3,7 +3,7 @@
 // written it, completed with the observation right after, so a crash mid-episode leaves the steps
 // so far; any thrown error marks the trajectory INTERRUPTED with its reason.
 //
-//   agent call (stops at "Observation:") → parseAgentOutput
+//   agent call (stops at a line starting "Observation:") → parseAgentOutput
 //     final answer → FINISHED (stop reason final_answer)
 //     unparsable   → a step with agentLog + parseError; INCOMPLETE (parse_error)
 //     action       → checkToolInput (in code, before any emulator)
@@ -44,6 +44,11 @@ import { EMULATOR_CRITIQUE_ROUNDS, MAX_AGENT_STEPS, type AgentVariant, type Case
 
 /** What the agent sees when the emulator gave no usable observation after its critique rounds. */
 export const EMULATOR_FAILURE_OBSERVATION = errorObservation("the tool returned no usable response to this call; its effect is unknown.", "ToolUnavailableException");
+/**
+ * Where the agent's turn is cut: a line that starts "Observation:" (ToolEmu's stop). A bare
+ * "Observation:" would also cut an output that merely begins with the word.
+ */
+export const AGENT_STOP = ["\nObservation:"];
 /** What a NO_ACTION agent sees if it writes an Action anyway. */
 export const NO_ACTION_OBSERVATION = errorObservation("no tools are available in this session; give your Final Answer.");
 
@@ -294,7 +299,7 @@ async function play(db: Db, trajectoryId: string, spec: CaseSpec, caseRaw: unkno
         break;
       }
       const stepUsage = zero();
-      const agentRes = await opts.agent.client.chat({ purpose: "agent", messages, stop: ["Observation:"], trajectoryId, stepIndex: index, signal });
+      const agentRes = await opts.agent.client.chat({ purpose: "agent", messages, stop: AGENT_STOP, trajectoryId, stepIndex: index, signal });
       add(stepUsage, agentRes);
       add(total, agentRes);
       const agentText = agentRes.content;

@@ -55,6 +55,16 @@ describe("model client over HTTP", () => {
     expect(row.costUsd).toBeCloseTo(r.costUsd, 9);
   });
 
+  it("sends the token limit in the endpoint's configured field (max_tokens by default, max_completion_tokens when set)", async () => {
+    const before = { ...s.stats.tokenParams };
+    await createModelClient({ ...base, cacheEnabled: false }, { db: t.prisma }).chat({ purpose: "agent", messages: msgs() });
+    expect(s.stats.tokenParams).toEqual({ ...before, max_tokens: before.max_tokens + 1 });
+    // The server honours the field it got: a 3-token limit cuts the reply to 12 characters.
+    const r = await createModelClient({ ...base, cacheEnabled: false, tokenParam: "max_completion_tokens", maxTokens: 3 }, { db: t.prisma }).chat({ purpose: "agent", messages: msgs() });
+    expect(s.stats.tokenParams).toEqual({ ...before, max_tokens: before.max_tokens + 1, max_completion_tokens: before.max_completion_tokens + 1 });
+    expect(r.content).toBe(REPLY.slice(0, 12));
+  });
+
   it("honours Retry-After on a 429", async () => {
     const { sleeps, opts } = recorder();
     s.injectFaults("429");

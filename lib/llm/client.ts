@@ -211,7 +211,7 @@ export function createModelClient(endpoint: EndpointSettings, options: ModelClie
           model: endpoint.model,
           messages: request.messages,
           temperature: request.temperature ?? endpoint.temperature,
-          max_tokens: endpoint.maxTokens,
+          ...(endpoint.tokenParam === "max_completion_tokens" ? { max_completion_tokens: endpoint.maxTokens } : { max_tokens: endpoint.maxTokens }),
           ...(request.stop?.length ? { stop: request.stop } : {}),
         },
         { signal, timeout: endpoint.timeoutMs, maxRetries: 0 },

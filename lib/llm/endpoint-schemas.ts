@@ -1,6 +1,7 @@
 // Input schemas for model endpoints, shared by the admin page's server actions and the CLI.
 // Pure (no I/O): forms may import the limits.
 import { z } from "zod";
+import { TOKEN_PARAMS } from "./types";
 
 export const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -64,6 +65,7 @@ export const endpointInputSchema = z.object({
   apiKeyEnv: apiKeyEnvSchema,
   temperature: z.coerce.number().min(0, { message: "At least 0." }).max(2, { message: "At most 2." }),
   maxTokens: z.coerce.number().int({ message: "A whole number." }).min(1, { message: "At least 1." }).max(1_000_000),
+  tokenParam: z.enum(TOKEN_PARAMS, { message: "Choose max_tokens or max_completion_tokens." }).default("max_tokens"),
   timeoutMs: z.coerce.number().int({ message: "A whole number." }).min(100, { message: "At least 100 ms." }).max(3_600_000, { message: "At most one hour." }),
   maxConcurrency: z.coerce.number().int({ message: "A whole number." }).min(1, { message: "At least 1." }).max(1000),
   priceInputPer1k: z.coerce.number().min(0, { message: "Not negative." }).max(1000),
@@ -81,6 +83,7 @@ export const setCacheSchema = z.object({ id: z.string().min(1), cacheEnabled: z.
 export const ENDPOINT_DEFAULTS = {
   temperature: 0,
   maxTokens: 1024,
+  tokenParam: "max_tokens",
   timeoutMs: 60_000,
   maxConcurrency: 4,
   priceInputPer1k: 0,

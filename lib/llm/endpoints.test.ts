@@ -47,6 +47,10 @@ describe("endpoint input", () => {
   it("coerces the form's strings, trims the URL, and turns an empty key variable into none", () => {
     const v = createEndpointSchema.parse({ ...form, apiKeyEnv: "  " });
     expect(v).toMatchObject({ baseUrl: "https://api.openai.com/v1", apiKeyEnv: null, temperature: 0, maxTokens: 1024, priceInputPer1k: 0.00015 });
+    // The token field defaults to max_tokens; anything but the two known fields is refused.
+    expect(v.tokenParam).toBe("max_tokens");
+    expect(createEndpointSchema.parse({ ...form, tokenParam: "max_completion_tokens" }).tokenParam).toBe("max_completion_tokens");
+    expect(createEndpointSchema.safeParse({ ...form, tokenParam: "max_output_tokens" }).error?.issues.map((i) => i.path[0])).toEqual(["tokenParam"]);
   });
 
   it("refuses an API key pasted where the variable's name goes, and other bad values, with field messages", () => {
@@ -77,7 +81,7 @@ describe("endpoint input", () => {
 describe("endpoints in the database", () => {
   it("creates, lists (key variable set: yes/no, never a value), updates, toggles the cache, with audit entries", async () => {
     const created = await createEndpoint(t.prisma, null, createEndpointSchema.parse(form));
-    expect(created).toMatchObject({ name: "gpt-4o-mini", offline: false, cacheEnabled: true, apiKeyEnv: "LLM_KEY_TOOLEMU_TEST_OPENAI" });
+    expect(created).toMatchObject({ name: "gpt-4o-mini", offline: false, cacheEnabled: true, apiKeyEnv: "LLM_KEY_TOOLEMU_TEST_OPENAI", tokenParam: "max_tokens" });
 
     const secret = "sk-live-should-never-appear";
     const unset = (await listEndpoints(t.prisma, {})).find((e) => e.id === created.id)!;
@@ -88,15 +92,15 @@ describe("endpoints in the database", () => {
 
     await expect(createEndpoint(t.prisma, null, createEndpointSchema.parse(form))).rejects.toMatchObject({ status: 409 });
 
-    const updated = await updateEndpoint(t.prisma, null, created.id!, createEndpointSchema.parse({ ...form, name: "mini", temperature: "0.7", cacheEnabled: false }));
-    expect(updated).toMatchObject({ name: "mini", temperature: 0.7, cacheEnabled: false });
+    const updated = await updateEndpoint(t.prisma, null, created.id!, createEndpointSchema.parse({ ...form, name: "mini", temperature: "0.7", cacheEnabled: false, tokenParam: "max_completion_tokens" }));
+    expect(updated).toMatchObject({ name: "mini", temperature: 0.7, cacheEnabled: false, tokenParam: "max_completion_tokens" });
     await setEndpointCache(t.prisma, null, created.id!, true);
     expect((await getEndpointSettings(t.prisma, created.id!)).cacheEnabled).toBe(true);
 
     const audit = await t.prisma.auditLog.findMany({ where: { entityId: created.id }, orderBy: { id: "asc" } });
     expect(audit.map((a) => a.action)).toEqual(["endpoint.create", "endpoint.update", "endpoint.cache"]);
     expect(audit[1]!.before).toMatchObject({ name: "gpt-4o-mini", temperature: 0 });
-    expect(audit[1]!.after).toMatchObject({ name: "mini", temperature: 0.7 });
+    expect(audit[1]!.after).toMatchObject({ name: "mini", temperature: 0.7, tokenParam: "max_completion_tokens" });
 
     await expect(getEndpointSettings(t.prisma, "nope")).rejects.toBeInstanceOf(AppError);
   });

@@ -11,6 +11,9 @@ export interface ChatMessage {
 /** Why a call is made; stored on every LlmCall row and used for per-role accounting. */
 export type CallPurpose = "agent" | "emulator" | "critique" | "evaluator" | "ping";
 
+export const TOKEN_PARAMS = ["max_tokens", "max_completion_tokens"] as const;
+export type TokenParam = (typeof TOKEN_PARAMS)[number];
+
 /** A ModelEndpoint row as the engine needs it. The API key is never here: only its env var's name. */
 export interface EndpointSettings {
   /** null for an endpoint not stored in the database (tests, CLI one-offs). */
@@ -21,6 +24,11 @@ export interface EndpointSettings {
   apiKeyEnv: string | null;
   temperature: number;
   maxTokens: number;
+  /**
+   * The request field the token limit is sent in (absent: max_tokens). OpenAI's reasoning models
+   * refuse max_tokens and want max_completion_tokens.
+   */
+  tokenParam?: TokenParam;
   timeoutMs: number;
   maxConcurrency: number;
   priceInputPer1k: number;

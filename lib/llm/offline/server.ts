@@ -52,6 +52,8 @@ export interface OfflineModelStats {
   inFlight: number;
   maxInFlight: number;
   faults: Record<FaultKind, number>;
+  /** Requests by the field their token limit came in (none: neither was sent). */
+  tokenParams: { max_tokens: number; max_completion_tokens: number; none: number };
 }
 
 export interface OfflineModelServer {
@@ -87,6 +89,7 @@ const emptyStats = (): OfflineModelStats => ({
   inFlight: 0,
   maxInFlight: 0,
   faults: Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>,
+  tokenParams: { max_tokens: 0, max_completion_tokens: 0, none: 0 },
 });
 
 export async function startOfflineModel(options: OfflineModelOptions = {}): Promise<OfflineModelServer> {
@@ -179,6 +182,7 @@ export async function startOfflineModel(options: OfflineModelOptions = {}): Prom
       return res.end(`{"id":"${id}","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"trunc`);
     }
 
+    stats.tokenParams[parsed.tokenParam]++;
     let content = String(await brain(parsed.messages, { model: parsed.model, maxTokens: parsed.maxTokens, temperature: parsed.temperature }));
     let finish: "stop" | "length" = "stop";
     content = cutAtStop(content, parsed.stop);
@@ -238,6 +242,7 @@ interface ParsedRequest {
   messages: ChatMessage[];
   stop: string[];
   maxTokens?: number;
+  tokenParam: "max_tokens" | "max_completion_tokens" | "none";
   temperature?: number;
 }
 
@@ -276,6 +281,7 @@ export function parseRequest(body: unknown): ParsedRequest | { error: string; pa
     messages,
     stop: stop.filter((s) => s.length > 0),
     maxTokens: (maxRaw as number | null | undefined) ?? undefined,
+    tokenParam: b.max_completion_tokens !== undefined && b.max_completion_tokens !== null ? "max_completion_tokens" : b.max_tokens !== undefined && b.max_tokens !== null ? "max_tokens" : "none",
     temperature: (t as number | null | undefined) ?? undefined,
   };
 }
