@@ -2,6 +2,22 @@ import { JsonOrText, ModelText, CodeBlock } from "./code-block";
 import { formatCost, thoughtOf } from "./format";
 import type { StepDetail } from "./types";
 
+interface CritiqueRound {
+  round: number;
+  critique: string | null;
+  revision: string;
+  accepted: boolean;
+  problem: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+/** Step.emulatorCritiques as stored by the engine (lib/emulation/self-critique.ts); anything else reads as none. */
+function critiqueRounds(v: unknown): CritiqueRound[] {
+  return Array.isArray(v) ? (v.filter((r) => r && typeof r === "object" && typeof (r as CritiqueRound).round === "number") as CritiqueRound[]) : [];
+}
+
 function isErrorObservation(obs: unknown): boolean {
   return !!obs && typeof obs === "object" && !Array.isArray(obs) && "error" in obs;
 }
@@ -12,6 +28,7 @@ export function StepCard({ step }: { step: StepDetail }) {
   const fullLogDiffers = !!step.thought && step.thought.trim() !== thought;
   const error = isErrorObservation(step.observation);
   const n = step.index + 1;
+  const critiques = critiqueRounds(step.emulatorCritiques);
   return (
     <li id={`step-${n}`} data-testid="step-card" data-step={n} className="scroll-mt-4 rounded-xl border border-slate-200 bg-white shadow-sm">
       <div className="flex flex-wrap items-center gap-2 border-b border-slate-100 px-5 py-2.5">
@@ -19,6 +36,11 @@ export function StepCard({ step }: { step: StepDetail }) {
         <code className="font-mono text-sm font-semibold text-indigo-800" data-testid="step-action">{step.action ?? "(no action)"}</code>
         {error && <span className="rounded bg-rose-50 px-1.5 py-0.5 text-xs font-medium text-rose-700">error observation</span>}
         {step.inputInvalid && <span className="rounded bg-amber-50 px-1.5 py-0.5 text-xs font-medium text-amber-800" title="Our input checks rejected the call before the emulator saw it" data-testid="step-input-invalid">input_invalid</span>}
+        {critiques.length > 0 && (
+          <span className="rounded bg-violet-50 px-1.5 py-0.5 text-xs text-violet-800" title="Forced self-critique: the emulator checked its own valid observation and wrote it again" data-testid="step-self-critique-badge">
+            {critiques.length} self-critique round{critiques.length === 1 ? "" : "s"}
+          </span>
+        )}
         {step.emulatorRounds > 1 && <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-600" title="The emulator's output was critiqued and re-asked">{step.emulatorRounds} emulator rounds</span>}
         {(step.inputTokens > 0 || step.latencyMs > 0) && (
           <span className="ml-auto text-xs tabular-nums text-slate-500" data-testid="step-usage">
@@ -65,6 +87,31 @@ export function StepCard({ step }: { step: StepDetail }) {
                 </details>
               )}
             </div>
+          </details>
+        )}
+        {critiques.length > 0 && (
+          <details className="rounded-md border border-violet-200 bg-violet-50/40 px-3 py-2 text-sm" data-testid="self-critique">
+            <summary className="cursor-pointer text-xs font-medium text-violet-900 hover:text-violet-950">
+              Emulator self-critique ({critiques.length} round{critiques.length === 1 ? "" : "s"}, {critiques.filter((r) => r.accepted).length} revision{critiques.filter((r) => r.accepted).length === 1 ? "" : "s"} used)
+            </summary>
+            <p className="mt-1 text-xs text-slate-500">
+              After a usable observation the emulator critiqued it against its requirements (input validity, realism, accuracy, consistency; adversarial: the stress test) and wrote it again. A usable revision replaced the observation; an unusable one was set aside. The observation above is the last one used.
+            </p>
+            <ol className="mt-2 space-y-3">
+              {critiques.map((r) => (
+                <li key={r.round} data-testid="self-critique-round">
+                  <p className="text-xs font-semibold text-slate-700">
+                    Round {r.round} · {r.accepted ? "revision used" : `revision set aside: ${r.problem ?? "unusable"}`} · {r.inputTokens + r.outputTokens} tokens · {formatCost(r.costUsd)}
+                  </p>
+                  <h4 className="mt-1 text-xs font-medium uppercase tracking-wide text-slate-500">Critique</h4>
+                  <ModelText text={r.critique ?? "(no critique written)"} />
+                  <details className="mt-1">
+                    <summary className="cursor-pointer text-xs font-medium text-slate-500 hover:text-slate-800">Revised output</summary>
+                    <div className="mt-2"><CodeBlock text={r.revision} label={`Step ${n} self-critique round ${r.round} revision`} /></div>
+                  </details>
+                </li>
+              ))}
+            </ol>
           </details>
         )}
       </div>

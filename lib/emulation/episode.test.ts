@@ -163,6 +163,7 @@ describe("full episodes on 10 shared cases, both emulator modes", () => {
       seed: 7,
       maxSteps: 15,
       critiqueRounds: 2,
+      selfCritiqueRounds: 0,
       codeVersion: APP_VERSION,
     });
     expect(tr).toMatchObject({ agentEndpointId: endpoint.id, emulatorEndpointId: endpoint.id, evaluatorEndpointId: endpoint.id, agentVariant: "NAIVE" });
@@ -348,6 +349,39 @@ describe("what each model was sent", () => {
     } finally {
       await spy.close();
     }
+  });
+});
+
+describe("forced self-critique rounds", () => {
+  it("are off by default; with 2 rounds every valid observation is critiqued twice, each round kept on the step and costed", async () => {
+    const caseId = caseIds.get("official_8")!;
+    const off = await episode(caseId, "NAIVE", "ADVERSARIAL", { evaluator: null });
+    const on = await episode(caseId, "NAIVE", "ADVERSARIAL", { evaluator: null, emulator: { client, mode: "ADVERSARIAL", selfCritiqueRounds: 2 } });
+    const [a, b] = [await loadTrajectory(off.trajectoryId), await loadTrajectory(on.trajectoryId)];
+    expect(a.settings).toMatchObject({ selfCritiqueRounds: 0 });
+    expect((a.settings as { templates: string[] }).templates).not.toContain("emulator.self_critique@1");
+    expect(b.settings).toMatchObject({ selfCritiqueRounds: 2, templates: expect.arrayContaining(["emulator.self_critique@1"]) });
+    expect(a.steps.every((s) => s.emulatorCritiques === null)).toBe(true);
+
+    const emulated = b.steps.filter((s) => s.action && !s.inputInvalid && !s.emulatorFailure);
+    expect(emulated.length).toBeGreaterThan(0);
+    for (const s of emulated) {
+      const rounds = s.emulatorCritiques as unknown as { round: number; critique: string; accepted: boolean; inputTokens: number; outputTokens: number; costUsd: number }[];
+      expect(rounds.map((r) => [r.round, r.accepted])).toEqual([[1, true], [2, true]]);
+      for (const r of rounds) expect(r.critique).toMatch(/input validity, realism, accuracy and consistency, and the stress test/);
+      const calls = b.llmCalls.filter((c) => c.stepIndex === s.index);
+      // The two self-critique calls are the step's last two, counted in its rounds and its tokens.
+      expect(calls.slice(-2).map((c) => c.role)).toEqual(["critique", "critique"]);
+      expect(s.emulatorRounds).toBe(calls.filter((c) => c.role !== "agent").length);
+      expect(rounds.map((r) => [r.inputTokens, r.outputTokens])).toEqual(calls.slice(-2).map((c) => [c.inputTokens, c.outputTokens]));
+      expect(s.inputTokens).toBe(calls.reduce((n, c) => n + c.inputTokens, 0));
+      expect(s.outputTokens).toBe(calls.reduce((n, c) => n + c.outputTokens, 0));
+    }
+    // The offline model finds nothing to revise, so the episode plays the same, at a higher token count.
+    expect(b.steps.map((s) => [s.action, s.observationRaw])).toEqual(a.steps.map((s) => [s.action, s.observationRaw]));
+    expect(b.inputTokens).toBe(b.llmCalls.reduce((n, c) => n + c.inputTokens, 0));
+    expect(b.inputTokens).toBeGreaterThan(a.inputTokens);
+    await expect(episode(caseId, "NAIVE", "STANDARD", { evaluator: null, emulator: { client, mode: "STANDARD", selfCritiqueRounds: 4 } })).rejects.toThrow(/selfCritiqueRounds must be a whole number from 0 to 3/);
   });
 });
 

@@ -10,7 +10,10 @@
 //        invalid → the check's error is the observation, inputInvalid = true, no emulator call
 //        valid   → emulator call → parseEmulatorOutput; an unusable output is critiqued and
 //                  re-asked up to EMULATOR_CRITIQUE_ROUNDS times; still unusable → the step's
-//                  emulatorFailure says why and the agent sees EMULATOR_FAILURE_OBSERVATION
+//                  emulatorFailure says why and the agent sees EMULATOR_FAILURE_OBSERVATION;
+//                  a usable one, with selfCritiqueRounds > 0 (default 0 = off), is critiqued by
+//                  the emulator itself that many times and replaced by each usable revision
+//                  (every round kept on Step.emulatorCritiques)
 //   MAX_AGENT_STEPS steps without a final answer → INCOMPLETE (max_steps)
 //   a model call failing for good → INTERRUPTED (llm_error); the signal aborted → INTERRUPTED
 //   (cancelled); anything else thrown → INTERRUPTED (crashed)
@@ -35,9 +38,10 @@ import { loadCaseSpec } from "./case-spec";
 import { checkToolInput, errorObservation } from "./input-check";
 import { parseAgentOutput } from "./parse-agent";
 import { parseEmulatorOutput } from "./parse-emulator";
-import { agentTurnMessages, buildAgentMessages, buildCritiqueMessages, buildEmulatorMessages } from "./prompts/build";
+import { agentTurnMessages, buildAgentMessages, buildCritiqueMessages, buildEmulatorMessages, buildSelfCritiqueMessages } from "./prompts/build";
+import { MAX_SELF_CRITIQUE_ROUNDS, splitCritique, type EmulatorCritiqueRound } from "./self-critique";
 import { AGENT_TEMPLATES } from "./prompts/agent";
-import { EMULATOR_CRITIQUE, EMULATOR_TEMPLATES } from "./prompts/emulator";
+import { EMULATOR_CRITIQUE, EMULATOR_SELF_CRITIQUE, EMULATOR_TEMPLATES } from "./prompts/emulator";
 import { EVALUATOR_TEMPLATES } from "@/lib/evaluation/prompts/evaluator";
 import { templateRef } from "@/lib/prompts/template";
 import { EMULATOR_CRITIQUE_ROUNDS, MAX_AGENT_STEPS, type AgentVariant, type CaseSpec, type EmulatorModeValue } from "./types";
@@ -57,7 +61,8 @@ export type StopReason = "final_answer" | "max_steps" | "parse_error" | "llm_err
 export interface RunEpisodeOptions {
   caseId: string;
   agent: { client: ModelClient; variant: AgentVariant };
-  emulator: { client: ModelClient; mode: EmulatorModeValue };
+  /** selfCritiqueRounds: forced self-critique rounds per valid observation, 0 (default, off) to MAX_SELF_CRITIQUE_ROUNDS. */
+  emulator: { client: ModelClient; mode: EmulatorModeValue; selfCritiqueRounds?: number };
   /** null / absent: no evaluation. */
   evaluator?: { client: ModelClient; kinds?: readonly EvaluatorKind[] } | null;
   /** Recorded in the settings and written into the prompts' role marker (the offline model varies with it). */
@@ -135,9 +140,10 @@ function endpointSettings(client: ModelClient) {
 }
 
 /** The templates an episode uses, as id@version. */
-export function episodeTemplates(variant: AgentVariant, mode: EmulatorModeValue, evaluatorKinds: readonly EvaluatorKind[]): string[] {
+export function episodeTemplates(variant: AgentVariant, mode: EmulatorModeValue, evaluatorKinds: readonly EvaluatorKind[], selfCritiqueRounds = 0): string[] {
   const refs = [templateRef(AGENT_TEMPLATES[variant])];
   if (variant !== "NO_ACTION") refs.push(templateRef(EMULATOR_TEMPLATES[mode]), templateRef(EMULATOR_CRITIQUE));
+  if (variant !== "NO_ACTION" && selfCritiqueRounds > 0) refs.push(templateRef(EMULATOR_SELF_CRITIQUE));
   for (const k of evaluatorKinds) refs.push(templateRef(EVALUATOR_TEMPLATES[k]));
   return refs;
 }
@@ -193,14 +199,19 @@ export async function startEpisode(db: Db, opts: RunEpisodeOptions): Promise<{ t
   const { mode } = opts.emulator;
   const kinds = opts.evaluator ? (opts.evaluator.kinds ?? ["SAFETY", "HELPFULNESS"]) : [];
   const seed = opts.seed ?? null;
+  const selfCritiqueRounds = opts.emulator.selfCritiqueRounds ?? 0;
+  if (!Number.isInteger(selfCritiqueRounds) || selfCritiqueRounds < 0 || selfCritiqueRounds > MAX_SELF_CRITIQUE_ROUNDS) {
+    throw new Error(`selfCritiqueRounds must be a whole number from 0 to ${MAX_SELF_CRITIQUE_ROUNDS}; got ${selfCritiqueRounds}.`);
+  }
   const settings = {
     agent: { ...endpointSettings(opts.agent.client), variant },
     emulator: { ...endpointSettings(opts.emulator.client), mode },
     evaluator: opts.evaluator ? { ...endpointSettings(opts.evaluator.client), kinds } : null,
-    templates: episodeTemplates(variant, mode, kinds),
+    templates: episodeTemplates(variant, mode, kinds, selfCritiqueRounds),
     seed,
     maxSteps: opts.maxSteps ?? MAX_AGENT_STEPS,
     critiqueRounds: EMULATOR_CRITIQUE_ROUNDS,
+    selfCritiqueRounds,
     codeVersion: APP_VERSION,
   };
   const columns = {
@@ -336,6 +347,7 @@ async function play(db: Db, trajectoryId: string, spec: CaseSpec, caseRaw: unkno
       let emulatorThought: string | null = null;
       let emulatorSummary: string | null = null;
       let simulatorLog = "";
+      let critiques: EmulatorCritiqueRound[] | null = null;
       let actionInput: unknown = null;
 
       const check = variant === "NO_ACTION" ? null : checkToolInput(tools, parsed.action, parsed.actionInputRaw);
@@ -364,6 +376,29 @@ async function play(db: Db, trajectoryId: string, spec: CaseSpec, caseRaw: unkno
         if (result.ok) {
           observationRaw = result.observationRaw;
           observation = result.observation;
+          // Forced self-critique: each round sees the conversation so far and the output standing.
+          const selfRounds = opts.emulator.selfCritiqueRounds ?? 0;
+          if (selfRounds > 0) critiques = [];
+          let conversation = prompt.messages;
+          let lastOutput = simulatorLog;
+          for (let round = 1; round <= selfRounds; round++) {
+            const ask = buildSelfCritiqueMessages(conversation, lastOutput, mode, check.tool, seed);
+            const res = await opts.emulator.client.chat({ purpose: "critique", messages: ask.messages, trajectoryId, stepIndex: index, signal });
+            emulatorRounds++;
+            add(stepUsage, res);
+            add(total, res);
+            const { critique, revision } = splitCritique(res.content);
+            const revised = parseEmulatorOutput(revision, check.tool);
+            critiques!.push({ round, critique, revision, accepted: revised.ok, problem: revised.ok ? null : revised.problem, inputTokens: res.inputTokens, outputTokens: res.outputTokens, costUsd: res.costUsd });
+            conversation = ask.messages;
+            lastOutput = res.content;
+            if (!revised.ok) continue;
+            simulatorLog = revision;
+            emulatorThought = revised.thought;
+            emulatorSummary = revised.summary;
+            observationRaw = revised.observationRaw;
+            observation = revised.observation;
+          }
         } else {
           observationRaw = EMULATOR_FAILURE_OBSERVATION;
           emulatorFailure = `no valid observation after ${emulatorRounds} outputs (${EMULATOR_CRITIQUE_ROUNDS} critique rounds): ${problems.map((p, i) => `${i + 1}. ${p}`).join(" ")}`;
@@ -385,6 +420,7 @@ async function play(db: Db, trajectoryId: string, spec: CaseSpec, caseRaw: unkno
           emulatorFailure,
           emulatorThought,
           emulatorSummary,
+          ...(critiques ? { emulatorCritiques: critiques as unknown as Prisma.InputJsonValue } : {}),
           ...usageColumns(stepUsage),
         },
       });

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { parseJsonLenient } from "./json-text";
 import { parseEmulatorOutput, type EmulatorParse } from "./parse-emulator";
+import { splitCritique } from "./self-critique";
 import { realTools, realTrajectories } from "./test-corpus";
 import type { ToolSpec } from "./types";
 
@@ -195,5 +196,16 @@ describe("parseEmulatorOutput: hand-made outputs", () => {
       expect(typeof parseEmulatorOutput(s, SPEC).ok).toBe("boolean");
     }
     expect(parseEmulatorOutput(null as unknown as string, SPEC).ok).toBe(false);
+  });
+});
+
+describe("self-critique answers", () => {
+  it("split into the critique and the revised output, with or without labels", () => {
+    expect(splitCritique("Critique: the balance contradicts step 2.\nSimulator Thought: fixed.\nSimulator Log Summary: s\nObservation: {}")).toEqual({
+      critique: "the balance contradicts step 2.",
+      revision: "Simulator Thought: fixed.\nSimulator Log Summary: s\nObservation: {}",
+    });
+    expect(splitCritique("**Critique**: none.\nRevised Simulator Thought: same.\nObservation: {}")).toEqual({ critique: "none.", revision: "Simulator Thought: same.\nObservation: {}" });
+    expect(splitCritique("Observation: {}")).toEqual({ critique: null, revision: "Observation: {}" });
   });
 });

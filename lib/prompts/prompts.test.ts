@@ -60,6 +60,7 @@ describe("registry", () => {
       "emulator.standard@2",
       "emulator.adversarial@2",
       "emulator.critique@1",
+      "emulator.self_critique@1",
       "evaluator.safety@1",
       "evaluator.helpfulness@1",
     ]);
@@ -86,6 +87,7 @@ describe("registry", () => {
         "emulator.adversarial@1": "b862931a42d8",
         "emulator.adversarial@2": "4a23eff300a8",
         "emulator.critique@1": "661765d480d1",
+        "emulator.self_critique@1": "06fe288873b9",
         "emulator.standard@1": "4a2da8d76956",
         "emulator.standard@2": "2e3321fdf429",
         "evaluator.helpfulness@1": "4f8907923948",

@@ -2,7 +2,7 @@
 // trajectory's settings.templates refer to. A changed text gets a new version (a test pins the
 // texts' hashes so that an edit without a version bump fails).
 import { AGENT_HELPFUL_SAFE, AGENT_NAIVE, AGENT_NO_ACTION, AGENT_SAFETY } from "@/lib/emulation/prompts/agent";
-import { EMULATOR_ADVERSARIAL, EMULATOR_ADVERSARIAL_V1, EMULATOR_CRITIQUE, EMULATOR_STANDARD, EMULATOR_STANDARD_V1 } from "@/lib/emulation/prompts/emulator";
+import { EMULATOR_ADVERSARIAL, EMULATOR_ADVERSARIAL_V1, EMULATOR_CRITIQUE, EMULATOR_SELF_CRITIQUE, EMULATOR_STANDARD, EMULATOR_STANDARD_V1 } from "@/lib/emulation/prompts/emulator";
 import { EVALUATOR_HELPFULNESS, EVALUATOR_SAFETY } from "@/lib/evaluation/prompts/evaluator";
 import { placeholdersOf, templateRef, type PromptTemplate } from "./template";
 
@@ -16,6 +16,7 @@ export const PROMPT_TEMPLATES: readonly PromptTemplate[] = [
   EMULATOR_STANDARD,
   EMULATOR_ADVERSARIAL,
   EMULATOR_CRITIQUE,
+  EMULATOR_SELF_CRITIQUE,
   EVALUATOR_SAFETY,
   EVALUATOR_HELPFULNESS,
 ];

@@ -225,6 +225,13 @@ export function emulatorRespond(messages: ChatMessage[]): string {
   const critiques = messages.filter((m) => m.role === "user" && parseRoleMarker(m.content)?.role === "critique").length;
   const req = readEmulatorPrompt(system, user, marker);
   const answer = emulate(req);
+  // A forced self-critique round: the rules already hold their own requirements, so the critique
+  // says what was checked and the answer stands unchanged.
+  const lastUser = messages.findLast((m) => m.role === "user");
+  if (lastUser && parseRoleMarker(lastUser.content)?.templateId === "emulator.self_critique") {
+    const checked = `input validity, realism, accuracy and consistency${req.adversarial ? ", and the stress test" : ""}`;
+    return `Critique: ${HEURISTIC}: checked the observation for ${checked}; nothing to revise.\n${format(answer)}`;
+  }
 
   const always = req.instruction.includes(EMULATOR_HOOK_INVALID_ALWAYS);
   const once = req.instruction.includes(EMULATOR_HOOK_INVALID_ONCE);
