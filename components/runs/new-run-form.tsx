@@ -59,6 +59,7 @@ export function NewRunForm({ options, defaultSeed, createRun, previewRun }: Prop
   const [modes, setModes] = useState<Set<string>>(new Set(EMULATOR_MODES));
   const [evaluator, setEvaluator] = useState(first.id);
   const [repeats, setRepeats] = useState("1");
+  const [critiqueRounds, setCritiqueRounds] = useState("0");
   const [seed, setSeed] = useState(String(defaultSeed));
   const [confirming, setConfirming] = useState(false);
   const [pending, setPending] = useState(false);
@@ -82,9 +83,10 @@ export function NewRunForm({ options, defaultSeed, createRun, previewRun }: Prop
       modes: EMULATOR_MODES.filter((m) => modes.has(m)),
       evaluatorEndpointId: evaluator || null,
       repeats: num(repeats) as number,
+      emulatorCritiqueRounds: Number(critiqueRounds),
       ...(num(seed) !== undefined ? { seed: num(seed) } : {}),
     };
-  }, [kind, toolkits, q, filterToolkit, sampleN, sampleSeed, name, notes, agents, emulator, modes, evaluator, repeats, seed]);
+  }, [kind, toolkits, q, filterToolkit, sampleN, sampleSeed, name, notes, agents, emulator, modes, evaluator, repeats, critiqueRounds, seed]);
   // The estimate does not depend on the name, notes or seed.
   const previewKey = JSON.stringify({ ...payload, name: "", notes: "", seed: 0 });
 
@@ -285,6 +287,16 @@ export function NewRunForm({ options, defaultSeed, createRun, previewRun }: Prop
                 <label htmlFor={`${uid}-seed`} className={labelCls}>Seed</label>
                 <input id={`${uid}-seed`} inputMode="numeric" value={seed} onChange={(e) => setSeed(e.target.value)} className={input} />
               </div>
+            </div>
+            <div>
+              <label htmlFor={`${uid}-critique`} className={labelCls}>Emulator self-critique rounds</label>
+              <select id={`${uid}-critique`} value={critiqueRounds} onChange={(e) => wrap(setCritiqueRounds)(e.target.value)} className={input} data-testid="self-critique-rounds" aria-describedby={`${uid}-critique-hint`}>
+                <option value="0">0 — off (ToolEmu&apos;s default)</option>
+                <option value="1">1 round</option>
+                <option value="2">2 rounds</option>
+                <option value="3">3 rounds</option>
+              </select>
+              <p id={`${uid}-critique-hint`} className={hint}>After each valid observation, the emulator critiques it (input validity, realism, accuracy, consistency; adversarial: the stress test) and revises it. Each round is one more emulator call per tool step, counted in the estimate.</p>
             </div>
           </div>
         </section>

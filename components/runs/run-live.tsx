@@ -265,7 +265,7 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
         {ev ? <EvaluationSettings p={p} /> : <dl className="mt-3 grid gap-x-6 gap-y-2 sm:grid-cols-2">
           <div><dt className="text-xs text-slate-500">Cases</dt><dd>{int(p.caseCount)} — {describeSelection(p.caseSelection)}</dd></div>
           <div><dt className="text-xs text-slate-500">Agents</dt><dd>{p.agents.map((a) => `${a.name} (${a.variant})`).join(", ")}</dd></div>
-          <div><dt className="text-xs text-slate-500">Emulator</dt><dd>{p.emulator ? <>{p.emulator.name} <span className="text-slate-500">{p.emulator.offline ? OFFLINE_MODEL_LABEL : p.emulator.model}</span></> : "—"} · {p.modes.map((m) => m.toLowerCase()).join(" + ")}</dd></div>
+          <div><dt className="text-xs text-slate-500">Emulator</dt><dd>{p.emulator ? <>{p.emulator.name} <span className="text-slate-500">{p.emulator.offline ? OFFLINE_MODEL_LABEL : p.emulator.model}</span></> : "—"} · {p.modes.map((m) => m.toLowerCase()).join(" + ")}{p.emulatorCritiqueRounds > 0 ? <span data-testid="run-self-critique"> · self-critique {p.emulatorCritiqueRounds} round{p.emulatorCritiqueRounds === 1 ? "" : "s"}</span> : null}</dd></div>
           <div><dt className="text-xs text-slate-500">Evaluator</dt><dd>{p.evaluator ? `${p.evaluator.name}` : "none"}</dd></div>
           <div><dt className="text-xs text-slate-500">Repeats · seed</dt><dd className="tabular-nums">{p.repeats} · {p.seed}</dd></div>
           <div><dt className="text-xs text-slate-500">Created</dt><dd>{formatDate(p.createdAt)}{p.createdBy ? ` by ${p.createdBy}` : ""}{p.rerunOfId ? <> · re-run of <Link href={`/runs/${p.rerunOfId}`} className="text-indigo-700 hover:underline">an earlier run</Link></> : null}</dd></div>

@@ -71,6 +71,7 @@ export async function previewRun(db: Db, input: RunInput | RunSettings): Promise
     evaluator: s.evaluatorEndpointId ? endpoints.get(s.evaluatorEndpointId)! : null,
     modes: s.modes,
     repeats: s.repeats,
+    selfCritiqueRounds: s.emulatorCritiqueRounds,
     meanSteps: mean[0]?.m ?? null,
   });
   return { caseIds: cases.map((c) => c.id), caseNames: cases.map((c) => c.name), episodes: estimate.episodes, estimate };
@@ -102,8 +103,13 @@ export function expandEpisodes(s: Pick<RunSettings, "agents" | "modes" | "repeat
   return out;
 }
 
-export function promptVersions(): string[] {
-  return PROMPT_TEMPLATES.map(templateRef);
+/**
+ * The templates a run's episodes use: the newest version of each (older ones stay in the registry
+ * for the trajectories that name them), the self-critique one only when its rounds are on.
+ */
+export function promptVersions(selfCritiqueRounds = 0): string[] {
+  const newest = PROMPT_TEMPLATES.filter((t) => !PROMPT_TEMPLATES.some((o) => o.id === t.id && o.version > t.version));
+  return newest.filter((t) => selfCritiqueRounds > 0 || t.id !== "emulator.self_critique").map(templateRef);
 }
 
 /** Creates the run and its episodes in one transaction, then queues one job per episode. */
@@ -133,8 +139,9 @@ export async function createRun(
         modes: s.modes,
         evaluatorEndpointId: s.evaluatorEndpointId ?? null,
         repeats: s.repeats,
+        emulatorCritiqueRounds: s.emulatorCritiqueRounds,
         seed,
-        promptVersions: promptVersions(),
+        promptVersions: promptVersions(s.emulatorCritiqueRounds),
         estimate: preview.estimate as unknown as Prisma.InputJsonValue,
         createdById: actorId,
         rerunOfId: opts.rerunOfId ?? null,
@@ -192,6 +199,7 @@ export async function rerunAsNew(db: Db, actorId: string | null, runId: string, 
       modes: r.modes,
       evaluatorEndpointId: r.evaluatorEndpointId,
       repeats: r.repeats,
+      emulatorCritiqueRounds: r.emulatorCritiqueRounds,
       seed: r.seed,
     },
     queue,

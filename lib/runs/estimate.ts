@@ -5,8 +5,9 @@
 //     (imported or emulated; DEFAULT_STEPS when there are none), at most MAX_AGENT_STEPS; the
 //     NO_ACTION baseline takes no tool step;
 //   - calls per episode: one agent call per step plus the final answer; one emulator call per
-//     step plus EMULATOR_RETRY_SHARE critique re-asks; two evaluator calls (safety, helpfulness)
-//     when an evaluator is chosen;
+//     step plus EMULATOR_RETRY_SHARE critique re-asks, plus the forced self-critique rounds per
+//     step (each one reads the emulator prompt, its earlier answers and a short critique request);
+//     two evaluator calls (safety, helpfulness) when an evaluator is chosen;
 //   - tokens per call: when an endpoint already has ≥ MIN_OBSERVED successful calls for a role,
 //     their mean input and output tokens; otherwise a size model — the prompt template, the
 //     case's instruction and its toolkits' specs (characters ÷ 4), and a scratchpad that grows by
@@ -23,6 +24,7 @@ const TEMPLATE_TOKENS = { agent: 700, emulator: 900, evaluator: 1200 } as const;
 const OUTPUT_TOKENS = { agent: 120, emulator: 250, evaluator: 350 } as const;
 const ADVERSARIAL_EXTRA_TOKENS = 300;
 const EVALUATOR_TOKENS_PER_STEP = 300;
+const SELF_CRITIQUE_REQUEST_TOKENS = 200;
 
 export const ASSUMPTIONS = [
   "Tool steps per episode: the mean of the trajectories already stored (4 when there are none); NO_ACTION takes none.",
@@ -30,6 +32,7 @@ export const ASSUMPTIONS = [
   "Tokens per call: the endpoint's own mean when it has made ≥ 20 such calls, else prompt + specs + a scratchpad growing 250 tokens a step.",
   "Cost from the endpoints' prices; cache hits and retries are not counted.",
 ];
+const selfCritiqueAssumption = (n: number) => `Emulator self-critique: ${n} extra emulator call${n === 1 ? "" : "s"} per tool step, each reading the emulator prompt and its earlier answers.`;
 
 export type EstimateRole = "agent" | "emulator" | "evaluator";
 
@@ -57,6 +60,8 @@ export interface EstimateInput {
   evaluator: EstimateEndpoint | null;
   modes: string[];
   repeats: number;
+  /** Forced emulator self-critique rounds per tool step (default 0). */
+  selfCritiqueRounds?: number;
   /** Mean tool steps per episode seen so far (null: none seen). */
   meanSteps: number | null;
 }
@@ -103,10 +108,17 @@ export function estimateRun(input: EstimateInput): RunEstimate {
         const agentCalls = s + 1;
         const agentIn = agentCalls * (TEMPLATE_TOKENS.agent + base) + SCRATCHPAD_TOKENS_PER_STEP * ((s * (s + 1)) / 2);
         const emuCalls = s * (1 + EMULATOR_RETRY_SHARE);
-        const emuIn = emuCalls * (TEMPLATE_TOKENS.emulator + base + adversarial) + SCRATCHPAD_TOKENS_PER_STEP * ((s * (s - 1)) / 2) * (1 + EMULATOR_RETRY_SHARE);
+        let emuIn = emuCalls * (TEMPLATE_TOKENS.emulator + base + adversarial) + SCRATCHPAD_TOKENS_PER_STEP * ((s * (s - 1)) / 2) * (1 + EMULATOR_RETRY_SHARE);
+        // Self-critique round k of a step re-reads that step's emulator prompt plus k answers and k requests.
+        const rounds = input.selfCritiqueRounds ?? 0;
+        const critiqueCalls = s * rounds;
+        for (let k = 1; k <= rounds; k++) {
+          emuIn += s * (TEMPLATE_TOKENS.emulator + base + adversarial + k * (OUTPUT_TOKENS.emulator + SELF_CRITIQUE_REQUEST_TOKENS)) + SCRATCHPAD_TOKENS_PER_STEP * ((s * (s - 1)) / 2);
+        }
+        const emuCallsAll = emuCalls + critiqueCalls;
         for (let r = 0; r < input.repeats; r++) {
           charge(a.endpoint, "agent", agentCalls, agentIn, agentCalls * OUTPUT_TOKENS.agent);
-          charge(input.emulator, "emulator", emuCalls, emuIn, emuCalls * OUTPUT_TOKENS.emulator);
+          charge(input.emulator, "emulator", emuCallsAll, emuIn, emuCallsAll * OUTPUT_TOKENS.emulator);
           if (input.evaluator) {
             const evIn = 2 * (TEMPLATE_TOKENS.evaluator + c.instructionTokens + s * EVALUATOR_TOKENS_PER_STEP);
             charge(input.evaluator, "evaluator", 2, evIn, 2 * OUTPUT_TOKENS.evaluator);
@@ -125,6 +137,6 @@ export function estimateRun(input: EstimateInput): RunEstimate {
     outputTokens: round(outputTokens),
     costUsd: Math.round(costUsd * 10_000) / 10_000,
     unpriced: [...used.values()].filter((e) => e.priceInputPer1k === 0 && e.priceOutputPer1k === 0).map((e) => e.name),
-    assumptions: ASSUMPTIONS,
+    assumptions: input.selfCritiqueRounds ? [...ASSUMPTIONS, selfCritiqueAssumption(input.selfCritiqueRounds)] : ASSUMPTIONS,
   };
 }

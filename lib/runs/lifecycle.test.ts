@@ -9,7 +9,7 @@ import { createEndpoints, importCases, type TestEndpoints } from "@/lib/testing/
 import { bossQueue, startBoss, type EpisodeQueue } from "@/lib/jobs/boss";
 import { createDbLimiter } from "@/lib/jobs/endpoint-limiter";
 import type { Prisma } from "@/lib/db/generated/client";
-import { createRun, expandEpisodes, previewRun } from "./create";
+import { createRun, expandEpisodes, previewRun, promptVersions } from "./create";
 import { cancelRun, pauseRun, resumeRun, retryFailed } from "./control";
 import { startRunWorker, type EpisodeRunner, type RunWorker } from "./worker";
 import type { EpisodeSpec } from "./episode-job";
@@ -116,6 +116,18 @@ describe("creating a run", () => {
     expect((await previewRun(t.prisma, input)).caseIds).toEqual(p.caseIds);
     const cases = await t.prisma.testCase.findMany({ select: { id: true, name: true } });
     expect(sampleCases([...cases].reverse(), 10, 42).map((c) => c.id).sort()).toEqual(sampleCases(cases, 10, 42).map((c) => c.id).sort());
+    // Forced emulator self-critique: 2 more emulator calls per tool step (NAIVE and SAFETY both take steps), more tokens and cost.
+    const critiqued = await previewRun(t.prisma, { ...input, emulatorCritiqueRounds: 2 });
+    // (stepsPerEpisode is shown to one decimal, so the expected difference is exact to ±0.05 steps an episode.)
+    expect(Math.abs(critiqued.estimate.calls.emulator - p.estimate.calls.emulator - p.episodes * p.estimate.stepsPerEpisode * 2)).toBeLessThanOrEqual(p.episodes * 0.05 * 2 + 1);
+    expect(critiqued.estimate.inputTokens).toBeGreaterThan(p.estimate.inputTokens);
+    expect(critiqued.estimate.costUsd).toBeGreaterThan(p.estimate.costUsd);
+    expect(critiqued.estimate.assumptions.at(-1)).toMatch(/self-critique: 2 extra emulator calls per tool step/);
+    await expect(previewRun(t.prisma, { ...input, emulatorCritiqueRounds: 4 })).rejects.toThrow(/At most 3/);
+    // A run records the newest template versions it plays with; self-critique's only when on.
+    expect(promptVersions()).toEqual(expect.arrayContaining(["emulator.standard@2", "emulator.adversarial@2", "emulator.critique@1"]));
+    expect(promptVersions().join(" ")).not.toMatch(/emulator\.standard@1|self_critique/);
+    expect(promptVersions(2)).toContain("emulator.self_critique@1");
     const eps = expandEpisodes({ agents: input.agents, modes: input.modes, repeats: 2 }, ["a", "b"]);
     expect(eps.slice(0, 4).map((e) => `${e.caseId}${e.mode[0]}${e.variant[0]}`)).toEqual(["aSN", "aSS", "aAN", "aAS"]);
     expect(new Set(eps.map((e) => `${e.caseId}:${e.agentEndpointId}:${e.variant}:${e.mode}:${e.repeat}`)).size).toBe(eps.length);

@@ -1,6 +1,7 @@
 // Input schemas for runs, shared by the server actions, the CLI and the forms.
 import { z } from "zod";
 import { AGENT_VARIANTS, EMULATOR_MODES } from "@/lib/emulation/types";
+import { MAX_SELF_CRITIQUE_ROUNDS } from "@/lib/emulation/self-critique";
 
 const names = z.array(z.string().trim().min(1).max(200)).max(500);
 
@@ -45,6 +46,13 @@ export const runInputSchema = z
     // null / omitted: episodes are not evaluated.
     evaluatorEndpointId: z.string().min(1).nullable().optional(),
     repeats: z.number().int().min(1).max(100).default(1),
+    // Forced emulator self-critique rounds per valid observation (0 = off, ToolEmu's default).
+    emulatorCritiqueRounds: z
+      .number()
+      .int({ message: "A whole number." })
+      .min(0, { message: "At least 0." })
+      .max(MAX_SELF_CRITIQUE_ROUNDS, { message: `At most ${MAX_SELF_CRITIQUE_ROUNDS}.` })
+      .default(0),
     seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
   })
   .superRefine((v, ctx) => {
