@@ -4,6 +4,7 @@
 // adjudicated label, else the strict majority, else a tie — exported as a tie, never drawn), the
 // same definition every dashboard panel uses: ground_truth_<field> and ground_truth_<field>_from
 // ("adjudicated", "majority", or "tie: a|b").
+import path from "node:path";
 import type { Db } from "@/lib/db/client";
 import { csvLine, type CsvCellValue } from "@/lib/csv/cell";
 import { AppError } from "@/lib/errors";
@@ -78,7 +79,8 @@ export async function exportLabels(db: Db, campaignId: string, format: LabelExpo
       agent_model: t.agentModel,
       emulator_model: t.emulatorModel,
       emulator_mode: t.emulatorMode,
-      source: t.sourceFile ? `${t.sourceFile}:${t.sourceLine}` : null,
+      // Rows imported before source names were made relative may hold a server path: its file name only.
+      source: t.sourceFile ? `${path.isAbsolute(t.sourceFile) ? path.basename(t.sourceFile) : t.sourceFile}:${t.sourceLine}` : null,
       annotator: who(r.annotatorId),
       claimed_at: r.claimedAt.toISOString(),
       submitted_at: r.submittedAt?.toISOString() ?? null,

@@ -1,3 +1,4 @@
+import path from "node:path";
 // Pass 2 of an import: write everything the analysis found new or changed, in ONE transaction,
 // so a failure anywhere leaves the database exactly as it was. Trajectory files are streamed
 // again and written in batches.
@@ -173,7 +174,7 @@ async function writeTrajectories(tx: Tx, a: ImportAnalysis, result: ApplyResult,
         status: row.status,
         stepCount: row.stepCount,
         hasErrors: row.hasErrors,
-        sourceFile: f.file.name,
+        sourceFile: storedSourceName(f.file.name),
         sourceLine: l.line,
         contentHash: row.contentHash,
         raw: row.raw as Prisma.InputJsonValue,
@@ -231,7 +232,7 @@ async function writeEvaluations(tx: Tx, a: ImportAnalysis, result: ApplyResult, 
         label: row.label,
         thought: row.thought,
         summary: row.summary,
-        sourceFile: f.file.name,
+        sourceFile: storedSourceName(f.file.name),
         sourceLine: l.line,
         raw: row.raw as Prisma.InputJsonValue,
       };
@@ -245,4 +246,16 @@ async function writeEvaluations(tx: Tx, a: ImportAnalysis, result: ApplyResult, 
     }
   }
   await flush();
+}
+
+/**
+ * The source file name kept with each record: it ends up in exports and pages, so never an
+ * absolute server path — relative to the working directory when under it, else the file with its
+ * folder. (Messages during the import keep the name as the user gave it.)
+ */
+export function storedSourceName(name: string, cwd = process.cwd()): string {
+  if (!path.isAbsolute(name)) return name;
+  const rel = path.relative(cwd, name);
+  if (rel && !rel.startsWith("..") && !path.isAbsolute(rel)) return rel;
+  return path.join(path.basename(path.dirname(name)), path.basename(name));
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
 import { runImport } from "./import";
 import { parseJsonlName } from "./file-names";
+import { storedSourceName } from "./apply";
 
 const DATA = sharedDataDir();
 const TOOLKITS = path.join(DATA, "toolemu/all_toolkits.json");
@@ -162,6 +163,8 @@ describe("importing the shared ToolEmu data", () => {
     expect(tr.steps).toHaveLength(actions.length);
     expect(tr.sourceLine).toBe(lineIndex + 1);
     expect(path.basename(tr.sourceFile!)).toMatch(/_r0-15_2601_115149\.jsonl$/);
+    // Stored (and exported) without the server's absolute path.
+    expect(path.isAbsolute(tr.sourceFile!)).toBe(false);
     expect(tr.case.userInstruction).toBe(src.case["User Instruction"]);
 
     const first = tr.steps[0]!;
@@ -421,7 +424,7 @@ describe("trajectory files beyond the shared data", () => {
     const r = await runImport(t.prisma, [file]);
     expect(r.report.issues).toEqual([]);
     expect(r.written).toMatchObject({ trajectories: 1 });
-    const tr = await t.prisma.trajectory.findFirstOrThrow({ where: { sourceFile: file }, include: { steps: { orderBy: { index: "asc" } } } });
+    const tr = await t.prisma.trajectory.findFirstOrThrow({ where: { sourceFile: storedSourceName(file) }, include: { steps: { orderBy: { index: "asc" } } } });
     expect(tr.steps[0]).toMatchObject({ actionInputRaw: nulInput, actionInput: null, observationRaw: deepObservation, observation: null });
     if (actions[1]) expect(tr.steps[1]).toMatchObject({ observationRaw: loneSurrogate, observation: null });
     expect(tr.raw).toEqual(line);
@@ -439,7 +442,7 @@ describe("trajectory files beyond the shared data", () => {
     expect(r.written).toEqual({ toolkits: 0, cases: 0, trajectories: 1, evaluations: 2 });
     expect(r.report.files.filter((f) => f.kind !== "trajectories").map((f) => f.evaluatorModel)).toEqual(["Custom/Judge", "Custom/Judge"]);
 
-    const tr = await t.prisma.trajectory.findFirstOrThrow({ where: { sourceFile: files[0] }, include: { evaluations: true } });
+    const tr = await t.prisma.trajectory.findFirstOrThrow({ where: { sourceFile: storedSourceName(files[0]!) }, include: { evaluations: true } });
     expect([tr.agentModel, tr.emulatorModel]).toEqual(["Custom/Agent", "Custom/Emulator"]);
     expect(tr.evaluations.map((e) => e.evaluatorModel)).toEqual(["Custom/Judge", "Custom/Judge"]);
     expect(await t.prisma.trajectory.count({ where: { agentModel: "Org/Name-Agent" } })).toBe(0);
