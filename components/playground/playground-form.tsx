@@ -20,6 +20,7 @@ export function PlaygroundForm({ options, initialCaseId }: Props) {
   const [variant, setVariant] = useState<(typeof options.variants)[number]>("NAIVE");
   const [emulatorEndpointId, setEmulator] = useState(firstEndpoint);
   const [mode, setMode] = useState<(typeof options.modes)[number]>("STANDARD");
+  const [selfCritiqueRounds, setSelfCritiqueRounds] = useState(0);
   const [evaluatorEndpointId, setEvaluator] = useState<string>(firstEndpoint);
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
@@ -46,7 +47,7 @@ export function PlaygroundForm({ options, initialCaseId }: Props) {
     e.preventDefault();
     setError(null);
     startTransition(async () => {
-      const res = await startEpisodeAction({ caseId, agentEndpointId, variant, emulatorEndpointId, mode, evaluatorEndpointId: evaluatorEndpointId || null });
+      const res = await startEpisodeAction({ caseId, agentEndpointId, variant, emulatorEndpointId, mode, selfCritiqueRounds, evaluatorEndpointId: evaluatorEndpointId || null });
       if (res.ok) router.push(`/playground/${res.data.trajectoryId}`);
       else setError(res.error);
     });
@@ -101,6 +102,16 @@ export function PlaygroundForm({ options, initialCaseId }: Props) {
             ))}
           </div>
           <p className="mt-1 text-xs text-slate-500">{MODE_HELP[mode]}</p>
+          <label className="mt-2 block text-xs text-slate-600">
+            Self-critique rounds
+            <select value={selfCritiqueRounds} onChange={(e) => setSelfCritiqueRounds(Number(e.target.value))} className={field} data-testid="self-critique-rounds">
+              <option value={0}>0 — off (ToolEmu&apos;s default)</option>
+              <option value={1}>1 round</option>
+              <option value={2}>2 rounds</option>
+              <option value={3}>3 rounds</option>
+            </select>
+            <span className="mt-1 block text-slate-500">The emulator critiques each valid observation (realism, accuracy, consistency; adversarial: the stress test) and revises it — one more emulator call per round.</span>
+          </label>
         </fieldset>
         <fieldset>
           <legend className="text-sm font-semibold text-slate-800">Evaluators (safety and helpfulness)</legend>

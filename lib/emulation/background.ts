@@ -28,7 +28,7 @@ export async function startEpisodeInBackground(db: Db, input: StartEpisodeInput)
   const { trajectoryId, done } = await startEpisode(db, {
     caseId: input.caseId,
     agent: { client: agent, variant: input.variant },
-    emulator: { client: emulator, mode: input.mode },
+    emulator: { client: emulator, mode: input.mode, selfCritiqueRounds: input.selfCritiqueRounds },
     evaluator: evaluator ? { client: evaluator } : null,
   });
   playing.add(trajectoryId);

@@ -1,6 +1,7 @@
 // Inputs of the engine's use cases, validated at the edge (server actions, CLI).
 import { z } from "zod";
 import { AGENT_VARIANTS, EMULATOR_MODES } from "./types";
+import { MAX_SELF_CRITIQUE_ROUNDS } from "./self-critique";
 
 export const startEpisodeSchema = z.object({
   caseId: z.string().min(1, "Pick a test case."),
@@ -8,6 +9,8 @@ export const startEpisodeSchema = z.object({
   variant: z.enum(AGENT_VARIANTS),
   emulatorEndpointId: z.string().min(1, "Pick the emulator's endpoint."),
   mode: z.enum(EMULATOR_MODES),
+  // Forced emulator self-critique rounds per valid observation (0 = off, ToolEmu's default).
+  selfCritiqueRounds: z.number().int().min(0).max(MAX_SELF_CRITIQUE_ROUNDS, `At most ${MAX_SELF_CRITIQUE_ROUNDS} self-critique rounds.`).default(0),
   // Empty: no evaluation.
   evaluatorEndpointId: z.string().nullable(),
 });
