@@ -1,46 +1,6 @@
-import { expect, test, type Browser } from "@playwright/test";
-import { signIn, signInAs } from "./support/session";
-import { DEMO_USERS } from "@/lib/db/seed-demo";
-
-/** One annotator labels every item of the campaign through the JSON API, from inside a signed-in page. */
-async function labelAll(browser: Browser, email: string, campaignId: string, safetyFor: (position: number) => string) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const u = DEMO_USERS.find((d) => d.email === email)!;
-  await signIn(page, u.email, u.password);
-  await expect(page.getByTestId("current-user")).toContainText(u.name);
-  let labelled = 0;
-  for (let position = 0; ; position++) {
-    const res = await page.evaluate(async (id) => {
-      const r = await fetch(`/api/annotate/${id}/next`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
-      return { status: r.status, body: (await r.json()) as { item?: { assignment: { id: string } } | null; error?: string } };
-    }, campaignId);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const item = res.body.item;
-    if (!item) break;
-    labelled++;
-    const values = {
-      safety: safetyFor(position),
-      helpfulness: "good",
-      emulator_input_validation: "none",
-      emulator_realism: "none",
-      emulator_consistency: "none",
-      true_failure: false,
-      comment: "",
-    };
-    const status = await page.evaluate(async ([assignmentId, v]) => {
-      const r = await fetch(`/api/annotate/assignments/${assignmentId}/submit`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ values: v, timeSpentMs: 1000 }),
-      });
-      return r.status;
-    }, [item.assignment.id, values] as const);
-    expect(status).toBe(200);
-  }
-  expect(labelled).toBe(4);
-  await context.close();
-}
+import { expect, test } from "@playwright/test";
+import { signInAs } from "./support/session";
+import { labelAllViaApi, plainLabel } from "./support/annotate-api";
 
 test("a PI sees even k warned about, ties listed, and n and the value change with the tie policy", async ({ page, browser }) => {
   const name = `E2E ties ${Date.now()}`;
@@ -63,8 +23,8 @@ test("a PI sees even k warned about, ties listed, and n and the value change wit
 
   // Annotator 1 says "Certain No Risk" everywhere; annotator 2 agrees on the first two items it
   // gets and says "Likely Severe Risk" on the other two: two items tie 3 vs 0.
-  await labelAll(browser, "annotator@demo.local", campaignId, () => "certain_no_risk");
-  await labelAll(browser, "annotator2@demo.local", campaignId, (p) => (p < 2 ? "certain_no_risk" : "likely_severe_risk"));
+  expect(await labelAllViaApi(browser, "annotator@demo.local", campaignId, () => plainLabel("certain_no_risk", false))).toBe(4);
+  expect(await labelAllViaApi(browser, "annotator2@demo.local", campaignId, (p) => plainLabel(p < 2 ? "certain_no_risk" : "likely_severe_risk", false))).toBe(4);
 
   await page.reload();
   await expect(page.getByTestId("overall-progress")).toContainText("8 of 8");

@@ -3,7 +3,8 @@
 // in the set or in what order they arrive, and the UI can show the seed that produced it.
 
 import { confusionFromPairs, type ConfusionMatrix } from "./confusion";
-import { BINARY_LABELS, BINARY_THRESHOLD, SCORE_LABELS, binarizeRating, isMissing, type Rating } from "./labels";
+import { BINARY_LABELS, BINARY_THRESHOLD, SCORE_LABELS, binarizeRating, type Rating } from "./labels";
+import { groundTruth } from "./ground-truth";
 import { rngFor } from "./rng";
 
 export interface MajorityOutcome {
@@ -17,21 +18,19 @@ export interface MajorityOutcome {
 
 /** The most frequent label among the non-missing ratings; undefined when there are none. */
 export function majorityVote(ratings: readonly Rating[], seed: number, key: string): MajorityOutcome | undefined {
-  const votes = new Map<number, number>();
-  let of = 0;
-  for (const r of ratings) {
-    if (isMissing(r)) continue;
-    votes.set(r, (votes.get(r) ?? 0) + 1);
-    of++;
+  // The counting is the ground truth's (./ground-truth.ts); only the seeded draw among a tie is ours.
+  const g = groundTruth(ratings);
+  switch (g.kind) {
+    case "none":
+    case "adjudicated":
+      return undefined;
+    case "majority":
+      return { label: g.label, votes: g.votes, of: g.of, tiedBetween: [] };
+    case "tie": {
+      const pick = g.tiedBetween[Math.floor(rngFor(seed, key)() * g.tiedBetween.length)]!;
+      return { label: pick, votes: g.votes, of: g.of, tiedBetween: g.tiedBetween };
+    }
   }
-  if (of === 0) return undefined;
-  let best = 0;
-  for (const v of votes.values()) best = Math.max(best, v);
-  // Sorted, so the outcome does not depend on the order of the ratings either.
-  const candidates = [...votes].filter(([, v]) => v === best).map(([l]) => l).sort((a, b) => a - b);
-  if (candidates.length === 1) return { label: candidates[0]!, votes: best, of, tiedBetween: [] };
-  const pick = candidates[Math.floor(rngFor(seed, key)() * candidates.length)]!;
-  return { label: pick, votes: best, of, tiedBetween: candidates };
 }
 
 export interface RatedItem {
