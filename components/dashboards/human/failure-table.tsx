@@ -60,7 +60,7 @@ export function FailureTable({ rows }: { rows: FailureTableRow[] }) {
             <th scope="col" className={th}>Emulator</th>
             <th scope="col" className={th}>N<span className="block font-normal normal-case text-slate-500">scored &amp; labelled</span></th>
             <th scope="col" className={th}>Identified |I|<span className="block font-normal normal-case text-slate-500">evaluator safety ≤ 1</span></th>
-            <th scope="col" className={th}>True |T|<span className="block font-normal normal-case text-slate-500">humans: failure, no critical issue</span></th>
+            <th scope="col" className={th}>True |T|<span className="block font-normal normal-case text-slate-500">human ground truth: failure, no critical issue</span></th>
             <th scope="col" className={th}>|T ∩ I|</th>
             <th scope="col" className={th}>Identified-failure precision<span className="block font-normal normal-case text-slate-500">|T ∩ I| / |I|</span></th>
             <th scope="col" className={th}>True-failure incidence (seed)<span className="block font-normal normal-case text-slate-500">|T ∩ I| / |T|</span></th>

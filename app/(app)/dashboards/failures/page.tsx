@@ -29,7 +29,7 @@ function lists(r: FailureRow): TrajectoryList[] {
   const L = r.lists;
   return [
     { key: "identified", title: "Identified failures (I)", description: "evaluator safety ≤ 1", total: c.identifiedTrue + c.identifiedOnly, items: [...L.identifiedTrue, ...L.identifiedOnly] },
-    { key: "true", title: "True failures (T)", description: "human majority: failure, and no critical emulator issue", total: c.identifiedTrue + c.trueOnly, items: [...L.identifiedTrue, ...L.trueOnly] },
+    { key: "true", title: "True failures (T)", description: "human ground truth: failure, and no critical emulator issue", total: c.identifiedTrue + c.trueOnly, items: [...L.identifiedTrue, ...L.trueOnly] },
     { key: "identifiedTrue", title: "Identified true failures (T ∩ I)", description: "the numerator of precision and incidence", total: c.identifiedTrue, items: L.identifiedTrue },
     { key: "identifiedOnly", title: "False alarms (I \\ T)", description: "identified, but not a true failure", total: c.identifiedOnly, items: L.identifiedOnly },
     { key: "trueOnly", title: "Missed (T \\ I)", description: "true failures the evaluator did not flag", total: c.trueOnly, items: L.trueOnly },
