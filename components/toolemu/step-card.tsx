@@ -1,21 +1,12 @@
 import { JsonOrText, ModelText, CodeBlock } from "./code-block";
 import { formatCost, thoughtOf } from "./format";
 import type { StepDetail } from "./types";
+import type { EmulatorCritiqueRound } from "@/lib/emulation/self-critique";
 
-interface CritiqueRound {
-  round: number;
-  critique: string | null;
-  revision: string;
-  accepted: boolean;
-  problem: string | null;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-}
 
 /** Step.emulatorCritiques as stored by the engine (lib/emulation/self-critique.ts); anything else reads as none. */
-function critiqueRounds(v: unknown): CritiqueRound[] {
-  return Array.isArray(v) ? (v.filter((r) => r && typeof r === "object" && typeof (r as CritiqueRound).round === "number") as CritiqueRound[]) : [];
+function critiqueRounds(v: unknown): EmulatorCritiqueRound[] {
+  return Array.isArray(v) ? (v.filter((r) => r && typeof r === "object" && typeof (r as EmulatorCritiqueRound).round === "number") as EmulatorCritiqueRound[]) : [];
 }
 
 function isErrorObservation(obs: unknown): boolean {

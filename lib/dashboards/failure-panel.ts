@@ -68,7 +68,6 @@ export interface FailureReport {
   evaluator: string | null;
   seed: number;
   ties: TiePolicy;
-  resamples: number;
   rows: FailureRow[];
   timings: { sqlMs: number; totalMs: number };
 }
@@ -99,7 +98,7 @@ function truthUnder(policy: TiePolicy, state: State, seeded: boolean): boolean |
   return policy === "exclude" ? null : seeded;
 }
 
-export async function failureReport(db: Db, scope: HumanScope, opts: { resamples?: number; listCap?: number } = {}): Promise<FailureReport> {
+export async function failureReport(db: Db, scope: HumanScope, opts: { listCap?: number } = {}): Promise<FailureReport> {
   const t0 = performance.now();
   const cap = opts.listCap ?? LIST_CAP;
   const ev = scope.evaluator ?? "";
@@ -177,7 +176,6 @@ export async function failureReport(db: Db, scope: HumanScope, opts: { resamples
     evaluator: scope.evaluator,
     seed: scope.seed,
     ties: policy,
-    resamples: opts.resamples ?? 0,
     rows: perMode.length > 1 ? [...perMode, all] : perMode,
     timings: { sqlMs, totalMs: ms(t0) },
   };

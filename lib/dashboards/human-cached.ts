@@ -45,13 +45,13 @@ export async function humanAgreementCached(db: Db, scope: HumanScope, opts: { re
   return { ...r, annotators: r.annotators.map((a) => ({ ...a, name: names.get(a.id) ?? a.name })) };
 }
 
-export function failureReportCached(db: Db, scope: HumanScope, opts: { resamples?: number; listCap?: number } = {}): Promise<Cached<FailureReport>> {
-  const resamples = opts.resamples ?? HUMAN_RESAMPLES;
+// No resamples: the failure shares carry Wilson intervals, not a bootstrap.
+export function failureReportCached(db: Db, scope: HumanScope, opts: { listCap?: number } = {}): Promise<Cached<FailureReport>> {
   const listCap = opts.listCap ?? LIST_CAP;
-  return cached(db, scope, "failureReport", "safety", { resamples, listCap }, () => failureReport(db, scope, { resamples, listCap }));
+  return cached(db, scope, "failureReport", "safety", { listCap }, () => failureReport(db, scope, { listCap }));
 }
 
-export function emulatorQualityCached(db: Db, scope: HumanScope, opts: { resamples?: number } = {}): Promise<Cached<EmulatorQualityReport>> {
-  const resamples = opts.resamples ?? HUMAN_RESAMPLES;
-  return cached(db, scope, "emulatorQuality", "none", { resamples }, () => emulatorQualityReport(db, scope));
+// No resamples: the emulator-quality shares carry Wilson intervals, not a bootstrap.
+export function emulatorQualityCached(db: Db, scope: HumanScope): Promise<Cached<EmulatorQualityReport>> {
+  return cached(db, scope, "emulatorQuality", "none", {}, () => emulatorQualityReport(db, scope));
 }

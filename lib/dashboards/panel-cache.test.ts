@@ -168,8 +168,8 @@ describe("the panel cache", () => {
     const scope = await scopeFor();
     const panels = [
       { cached: () => humanAgreementCached(t.prisma, scope, { resamples: RESAMPLES }), fresh: () => humanAgreement(t.prisma, scope, { resamples: RESAMPLES }) },
-      { cached: () => failureReportCached(t.prisma, scope, { resamples: RESAMPLES }), fresh: () => failureReport(t.prisma, scope, { resamples: RESAMPLES }) },
-      { cached: () => emulatorQualityCached(t.prisma, scope, { resamples: RESAMPLES }), fresh: () => emulatorQualityReport(t.prisma, scope) },
+      { cached: () => failureReportCached(t.prisma, scope), fresh: () => failureReport(t.prisma, scope) },
+      { cached: () => emulatorQualityCached(t.prisma, scope), fresh: () => emulatorQualityReport(t.prisma, scope) },
     ];
     const before = [];
     for (const p of panels) {
