@@ -183,9 +183,9 @@ export function createModelClient(endpoint: EndpointSettings, options: ModelClie
       for (let attempt = 1; ; attempt++) {
         let failure: Failure;
         try {
-          const { content, inputTokens, outputTokens } = await limiter.run(limitKey, endpoint.maxConcurrency, () => once(client, request), request.signal);
+          const { content, inputTokens, outputTokens, finishReason } = await limiter.run(limitKey, endpoint.maxConcurrency, () => once(client, request), request.signal);
           const costUsd = callCostUsd(endpoint, inputTokens, outputTokens);
-          const result: ChatResult = { content, inputTokens, outputTokens, costUsd, latencyMs: performance.now() - t0, attempts: attempt, cached: false, retryReasons };
+          const result: ChatResult = { content, inputTokens, outputTokens, costUsd, latencyMs: performance.now() - t0, attempts: attempt, cached: false, retryReasons, finishReason };
           if (useCache) await writeCache(db!, key, endpoint.model, { content, inputTokens, outputTokens });
           await record({ purpose: request.purpose, request, ...result, error: null });
           return result;
@@ -201,7 +201,7 @@ export function createModelClient(endpoint: EndpointSettings, options: ModelClie
   };
 
   /** One HTTP request, limited to timeoutMs. */
-  async function once(client: OpenAI, request: ChatRequest): Promise<{ content: string; inputTokens: number; outputTokens: number }> {
+  async function once(client: OpenAI, request: ChatRequest): Promise<{ content: string; inputTokens: number; outputTokens: number; finishReason: string | null }> {
     const timer = new AbortController();
     const timeout = setTimeout(() => timer.abort(new TimeoutError(endpoint.timeoutMs)), endpoint.timeoutMs);
     const signal = request.signal ? AbortSignal.any([request.signal, timer.signal]) : timer.signal;
@@ -216,14 +216,15 @@ export function createModelClient(endpoint: EndpointSettings, options: ModelClie
         },
         { signal, timeout: endpoint.timeoutMs, maxRetries: 0 },
       );
-      const c = completion as unknown as { choices?: { message?: { content?: unknown } }[]; usage?: { prompt_tokens?: number; completion_tokens?: number } };
+      const c = completion as unknown as { choices?: { message?: { content?: unknown }; finish_reason?: unknown }[]; usage?: { prompt_tokens?: number; completion_tokens?: number } };
       if (!c || !Array.isArray(c.choices) || c.choices.length === 0) throw new MalformedResponse("no choices");
       const content = c.choices[0]?.message?.content;
       if (typeof content !== "string") throw new MalformedResponse("no message content");
       // Servers without `usage` (some proxies) are counted by estimate rather than as free.
       const inputTokens = num(c.usage?.prompt_tokens) ?? request.messages.reduce((n, m) => n + estimateTokens(m.content), 0);
       const outputTokens = num(c.usage?.completion_tokens) ?? estimateTokens(content);
-      return { content, inputTokens, outputTokens };
+      const finish = c.choices[0]?.finish_reason;
+      return { content, inputTokens, outputTokens, finishReason: typeof finish === "string" ? finish : null };
     } catch (e) {
       if (timer.signal.aborted && !request.signal?.aborted) throw new TimeoutError(endpoint.timeoutMs);
       throw e;

@@ -70,6 +70,8 @@ export interface ChatResult {
   cached: boolean;
   /** Why earlier attempts were retried (e.g. "429 retry-after 2s", "timeout after 30000 ms"). */
   retryReasons: string[];
+  /** The server's finish_reason ("stop", "length": cut by max tokens, ...); absent when unknown (cache hits). */
+  finishReason?: string | null;
 }
 
 export type LlmErrorKind =

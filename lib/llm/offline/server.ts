@@ -19,6 +19,8 @@ import { OFFLINE_MODEL_LABEL, type ChatMessage, type ChatRole } from "@/lib/llm/
 import { FAULT_KINDS, NO_FAULTS, parseFaults, pickFault, seededRandom, type FaultConfig, type FaultKind } from "./faults";
 
 import { OFFLINE_MODEL_ID } from "./constants";
+import { parseReplayModel, replayRespond } from "./replay";
+import { REPLAY_LABEL, type ReplayRecording } from "@/lib/trajectory/replay";
 
 export { DEFAULT_OFFLINE_PORT, OFFLINE_MODEL_ID } from "./constants";
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -42,6 +44,11 @@ export interface OfflineModelOptions {
   latencyMs?: number;
   /** Replaces the heuristic brain (tests of the protocol itself). */
   brain?: Brain;
+  /**
+   * The replay endpoint: requests for model "replay:<trajectory id>" are answered from that
+   * trajectory's recording (./replay.ts); null = no such recording (404). Absent: no replay.
+   */
+  replay?: (trajectoryId: string) => ReplayRecording | null | Promise<ReplayRecording | null>;
 }
 
 export interface OfflineModelStats {
@@ -183,9 +190,17 @@ export async function startOfflineModel(options: OfflineModelOptions = {}): Prom
     }
 
     stats.tokenParams[parsed.tokenParam]++;
-    let content = String(await brain(parsed.messages, { model: parsed.model, maxTokens: parsed.maxTokens, temperature: parsed.temperature }));
+    const replayTarget = options.replay ? parseReplayModel(parsed.model) : null;
+    let content: string;
     let finish: "stop" | "length" = "stop";
-    content = cutAtStop(content, parsed.stop);
+    if (replayTarget) {
+      const recording = await options.replay!(replayTarget.trajectoryId);
+      if (!recording) return sendError(res, 404, `No recorded trajectory ${replayTarget.trajectoryId} to replay.`, "not_found", "model");
+      // Recorded text already went through the original endpoint's stop sequences: not cut again.
+      ({ content, finishReason: finish } = replayRespond(parsed.messages, recording, replayTarget));
+    } else {
+      content = cutAtStop(String(await brain(parsed.messages, { model: parsed.model, maxTokens: parsed.maxTokens, temperature: parsed.temperature })), parsed.stop);
+    }
     if (parsed.maxTokens !== undefined && estimateTokens(content) > parsed.maxTokens) {
       content = content.slice(0, parsed.maxTokens * 4);
       finish = "length";
@@ -193,13 +208,14 @@ export async function startOfflineModel(options: OfflineModelOptions = {}): Prom
     const promptTokens = parsed.messages.reduce((n, m) => n + estimateTokens(m.content) + 4, 0);
     const completionTokens = estimateTokens(content);
     stats.completions++;
-    res.setHeader("x-offline-model", OFFLINE_MODEL_LABEL);
+    const label = replayTarget ? REPLAY_LABEL : OFFLINE_MODEL_LABEL;
+    res.setHeader("x-offline-model", label);
     sendJson(res, 200, {
       id,
       object: "chat.completion",
       created,
       model: parsed.model,
-      system_fingerprint: OFFLINE_MODEL_LABEL,
+      system_fingerprint: label,
       choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: finish, logprobs: null }],
       usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
     });
