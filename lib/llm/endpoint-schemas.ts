@@ -79,10 +79,17 @@ export const updateEndpointSchema = endpointInputSchema.extend({ id: z.string().
 export const endpointIdSchema = z.object({ id: z.string().min(1) });
 export const setCacheSchema = z.object({ id: z.string().min(1), cacheEnabled: z.boolean() });
 
+/**
+ * Max tokens of a new endpoint: room for thinking models. The recorded ToolEmu emulator outputs
+ * (Qwen3-8B, thinking) run to 9,675 characters, about 2,400 tokens; 1,024 would cut 190 of the 201
+ * non-empty ones.
+ */
+export const DEFAULT_MAX_TOKENS = 8192;
+
 /** The form's starting values: temperature 0, so the cache is on. */
 export const ENDPOINT_DEFAULTS = {
   temperature: 0,
-  maxTokens: 1024,
+  maxTokens: DEFAULT_MAX_TOKENS,
   tokenParam: "max_tokens",
   timeoutMs: 60_000,
   maxConcurrency: 4,
