@@ -1,13 +1,12 @@
 import path from "node:path";
 import { RuleTester } from "eslint";
 import tsParser from "@typescript-eslint/parser";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import rule from "./layer-order.js";
 import { describeOrder, layerViolation, unitOf } from "./layers.js";
 
 RuleTester.describe = describe;
 RuleTester.it = it;
-RuleTester.afterAll = afterAll;
 
 const tester = new RuleTester({ languageOptions: { parser: tsParser, parserOptions: { ecmaFeatures: { jsx: true } } } });
 const at = (rel: string) => path.join(process.cwd(), rel);
