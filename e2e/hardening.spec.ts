@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import { expect, request as pwRequest, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { DEMO_USERS } from "@/lib/db/seed-demo";
+import { DEMO_USERS } from "@/lib/seed/demo-users";
 import { alert, demoUser, signIn, signInAs } from "./support/session";
 
 const port = Number(process.env.E2E_PORT);

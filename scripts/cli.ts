@@ -4,7 +4,7 @@ import { connectClient } from "@/lib/db/connect";
 import { migrate } from "@/lib/db/migrate";
 import { openDatabase, type OpenedDatabase } from "@/lib/db/open";
 import { createPrisma } from "@/lib/db/client";
-import { seedDemoUsers, DEMO_USERS } from "@/lib/db/seed-demo";
+import { seedDemoUsers, DEMO_USERS } from "@/lib/seed/demo-users";
 import { createUser } from "@/lib/users/manage";
 import { createUserSchema } from "@/lib/users/schemas";
 import { runImport } from "@/lib/toolemu/import";

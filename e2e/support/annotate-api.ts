@@ -1,5 +1,5 @@
 import { expect, type Browser } from "@playwright/test";
-import { DEMO_USERS } from "@/lib/db/seed-demo";
+import { DEMO_USERS } from "@/lib/seed/demo-users";
 
 /** What one item gets: ToolEmu's label values, chosen by the item's position in the claim order. */
 export type LabelFor = (position: number) => Record<string, string | boolean>;

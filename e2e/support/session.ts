@@ -1,5 +1,5 @@
 import { expect, type Page } from "@playwright/test";
-import { DEMO_USERS, type DemoUser } from "@/lib/db/seed-demo";
+import { DEMO_USERS, type DemoUser } from "@/lib/seed/demo-users";
 import type { Role } from "@/lib/auth/permissions";
 
 export function demoUser(role: Role): DemoUser {

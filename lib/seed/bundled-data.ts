@@ -1,10 +1,10 @@
 // The real ToolEmu data shipped in prisma/seed-data, loaded into an empty embedded database on
 // first start through the ordinary importer.
 import path from "node:path";
-import type { Db } from "./client";
+import type { Db } from "@/lib/db/client";
 import { createCampaign } from "@/lib/annotation/campaigns";
 import { runImport } from "@/lib/toolemu/import";
-import { DEMO_USERS } from "./seed-demo";
+import { DEMO_USERS } from "./demo-users";
 
 export const SEED_DATA_DIR = path.resolve("prisma", "seed-data");
 

@@ -1,7 +1,7 @@
 // Demo accounts, one per role, for the embedded default and `npm run db:seed -- --demo`.
 // Their passwords are public (printed at start): never seed them into a real deployment
 // unless asked.
-import type { Db } from "./client";
+import type { Db } from "@/lib/db/client";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import type { Role } from "@/lib/auth/permissions";
 
