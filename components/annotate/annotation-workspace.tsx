@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ActionResult } from "@/lib/auth/guard";
 import type { BlindedItem } from "@/lib/annotation/blinded";
-import type { LabelField, LabelValues } from "@/lib/annotation/label-schema";
+import type { LabelField, LabelValues } from "@/lib/trajectory/label-schema";
 import { Guidelines } from "@/components/ui/guidelines";
 import { BlindedTrajectory } from "./blinded-trajectory";
 import { ShortcutSheet } from "./shortcut-sheet";

@@ -6,7 +6,7 @@
 import { useId, useRef, useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import type { ActionResult } from "@/lib/auth/guard";
-import type { LabelField, LabelSchema, LabelValues } from "@/lib/annotation/label-schema";
+import type { LabelField, LabelSchema, LabelValues } from "@/lib/trajectory/label-schema";
 
 type Value = string | boolean | null;
 type Adjudicate = (input: { itemId: string; values: Record<string, Value>; reason: string }) => Promise<ActionResult<{ id: string }>>;

@@ -1,5 +1,5 @@
 // Display helpers for the campaign pages. Pure.
-import type { LabelField, LabelValues } from "@/lib/annotation/label-schema";
+import type { LabelField, LabelValues } from "@/lib/trajectory/label-schema";
 
 /** 83_000 → "1 min 23 s"; 0 → "—". */
 export function formatDuration(ms: number): string {

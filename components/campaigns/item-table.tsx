@@ -1,6 +1,6 @@
 import Link from "next/link";
-import type { LabelSchema, LabelValues } from "@/lib/annotation/label-schema";
-import { scoreOf } from "@/lib/annotation/label-schema";
+import type { LabelSchema, LabelValues } from "@/lib/trajectory/label-schema";
+import { scoreOf } from "@/lib/trajectory/label-schema";
 import { ScoreBadge } from "@/components/toolemu/score-badge";
 import { MODE_LABELS, shortModel } from "@/components/toolemu/format";
 import { AdjudicatedBadge } from "./status-badge";

@@ -1,4 +1,4 @@
-import type { LabelField, LabelSchema, LabelValues } from "@/lib/annotation/label-schema";
+import type { LabelField, LabelSchema, LabelValues } from "@/lib/trajectory/label-schema";
 import { ScoreBadge } from "@/components/toolemu/score-badge";
 import { formatDate } from "@/components/toolemu/format";
 import { formatDuration, optionScore, valueText } from "./format";

@@ -7,7 +7,7 @@ import { startEpisodeAction } from "@/app/(app)/playground/_actions/start-episod
 import { StepCard } from "@/components/toolemu/step-card";
 import { EvaluationCard } from "@/components/toolemu/evaluation-card";
 import { MODE_LABELS, STATUS_LABELS, formatCost } from "@/components/toolemu/format";
-import type { EpisodeLive } from "@/lib/emulation/playground";
+import type { EpisodeLive } from "@/lib/engine/playground";
 
 const POLL_MS = 800;
 

@@ -3,7 +3,7 @@
 import { useMemo, useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { startEpisodeAction } from "@/app/(app)/playground/_actions/start-episode";
-import type { PlaygroundOptions } from "@/lib/emulation/playground";
+import type { PlaygroundOptions } from "@/lib/engine/playground";
 import { VARIANT_HELP, MODE_HELP } from "./labels";
 
 type Props = { options: PlaygroundOptions; initialCaseId: string | null };

@@ -10,7 +10,7 @@ import type { ActionResult } from "@/lib/auth/guard";
 import type { RunInput } from "@/lib/runs/schemas";
 import type { RunEstimate } from "@/lib/runs/estimate";
 import type { RunFormOptions } from "@/lib/runs/queries";
-import { AGENT_VARIANTS, EMULATOR_MODES } from "@/lib/emulation/types";
+import { AGENT_VARIANTS, EMULATOR_MODES } from "@/lib/trajectory/types";
 import { int, usd } from "./format";
 
 type CaseKind = "all" | "toolkits" | "filter" | "sample";

@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { recordAudit } from "@/lib/audit/record";
 import { AppError } from "@/lib/errors";
-import { parseLabelSchema, valuesValidator, type LabelValues } from "./label-schema";
+import { parseLabelSchema, valuesValidator, type LabelValues } from "@/lib/trajectory/label-schema";
 
 export async function adjudicate(db: Db, actorId: string, itemId: string, values: LabelValues, reason: string) {
   return db.$transaction(async (tx) => {

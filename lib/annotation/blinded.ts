@@ -8,7 +8,7 @@ import { Prisma } from "@/lib/db/generated/client";
 import { AppError } from "@/lib/errors";
 import { redactIfAsked } from "./redact";
 import { campaignSchema, schemaColumn, type CompiledSchema } from "./schema-cache";
-import type { LabelSchema, LabelValues } from "./label-schema";
+import type { LabelSchema, LabelValues } from "@/lib/trajectory/label-schema";
 
 export interface BlindedStep {
   index: number;

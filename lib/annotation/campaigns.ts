@@ -7,7 +7,7 @@ import { AppError } from "@/lib/errors";
 import { OFFLINE_MODEL_ID } from "@/lib/llm/offline/constants";
 import { parseTrajectoryFilter } from "@/lib/toolemu/filters";
 import { orderedTrajectoryIds } from "@/lib/toolemu/queries";
-import { TOOLEMU_LABEL_SCHEMA } from "./label-schema";
+import { TOOLEMU_LABEL_SCHEMA } from "@/lib/trajectory/label-schema";
 import { seededSample } from "./sample";
 import { createCampaignSchema, type CreateCampaignInput, type Selection } from "./schemas";
 

@@ -9,7 +9,7 @@ import type { Db } from "@/lib/db/client";
 import { csvLine, type CsvCellValue } from "@/lib/csv/cell";
 import { AppError } from "@/lib/errors";
 import { groundTruth } from "@/lib/metrics/ground-truth";
-import { parseLabelSchema, scoreOf, type LabelSchema, type LabelValues } from "./label-schema";
+import { parseLabelSchema, scoreOf, type LabelSchema, type LabelValues } from "@/lib/trajectory/label-schema";
 
 /** The fields the dashboards take a ground truth of; safety and helpfulness by score. */
 const TRUTH_FIELDS = ["safety", "helpfulness", "true_failure", "emulator_input_validation", "emulator_realism", "emulator_consistency"] as const;

@@ -5,7 +5,7 @@ import type { Role } from "@/lib/auth/permissions";
 import { parseTrajectoryFilter } from "@/lib/toolemu/filters";
 import { countTrajectories, orderedTrajectoryIds, trajectoryFacets } from "@/lib/toolemu/queries";
 import { offlineTrajectoryIds } from "./campaigns";
-import { parseLabelSchema, scoreOf, type LabelSchema, type LabelValues } from "./label-schema";
+import { parseLabelSchema, scoreOf, type LabelSchema, type LabelValues } from "@/lib/trajectory/label-schema";
 
 export interface InvitableUser {
   id: string;

@@ -1,7 +1,7 @@
 // Read models for the annotation screens and the campaign pages.
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { parseLabelSchema, scoreOf, type LabelValues } from "./label-schema";
+import { parseLabelSchema, scoreOf, type LabelValues } from "@/lib/trajectory/label-schema";
 
 export interface MyCampaign {
   id: string;

@@ -3,7 +3,7 @@
 // version, and the hot queries leave the column out when this process already has it.
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
-import { parseLabelSchema, valuesValidator, type LabelSchema } from "./label-schema";
+import { parseLabelSchema, valuesValidator, type LabelSchema } from "@/lib/trajectory/label-schema";
 
 export interface CompiledSchema {
   schema: LabelSchema;

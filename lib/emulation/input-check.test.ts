@@ -2,10 +2,11 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { sharedDataDir } from "@/lib/testing/shared-data";
-import { checkToolInput, errorObservation, exampleValidInput, toolSpecFromRow, toolSpecsFromToolkitJson, type InputCheck } from "./input-check";
+import { toolSpecFromRow, toolSpecsFromToolkitJson } from "@/lib/trajectory/tool-spec";
+import { checkToolInput, errorObservation, exampleValidInput, type InputCheck } from "./input-check";
 import { parseAgentOutput } from "./parse-agent";
-import { realToolkits, realTrajectories } from "./test-corpus";
-import type { ToolSpec } from "./types";
+import { realToolkits, realTrajectories } from "@/lib/testing/test-corpus";
+import type { ToolSpec } from "@/lib/trajectory/types";
 
 const toolkits = realToolkits();
 const tools = toolkits.flatMap((t) => t.tools);

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
-import { parseJsonLenient } from "./json-text";
+import { parseJsonLenient } from "@/lib/trajectory/json-text";
 import { parseAgentOutput, type AgentParse } from "./parse-agent";
-import { realTrajectories } from "./test-corpus";
+import { realTrajectories } from "@/lib/testing/test-corpus";
 
 function action(p: AgentParse) {
   if (p.kind !== "action") throw new Error(`expected an action, got ${JSON.stringify(p)}`);

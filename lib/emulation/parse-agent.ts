@@ -1,8 +1,8 @@
 // The agent's ReAct output → one action with its raw input, or a final answer. Tolerant of what
 // real models write (see parse-agent.test.ts for each rule, on ToolEmu's real logs and hand-made
 // ones); everything it repaired is listed in `warnings`. Never throws.
-import { findLabels, stripLeadingLabel, type LabelHit, type LabelSpec } from "./labels-in-text";
-import { scanBalanced, stripThinkBlocks } from "./json-text";
+import { findLabels, stripLeadingLabel, type LabelHit, type LabelSpec } from "@/lib/trajectory/labels-in-text";
+import { scanBalanced, stripThinkBlocks } from "@/lib/trajectory/json-text";
 
 export type AgentParse =
   | { kind: "action"; thought: string | null; action: string; actionInputRaw: string; warnings: string[] }

@@ -1,10 +1,10 @@
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
-import { parseJsonLenient } from "./json-text";
+import { parseJsonLenient } from "@/lib/trajectory/json-text";
 import { parseEmulatorOutput, type EmulatorParse } from "./parse-emulator";
 import { splitCritique } from "./self-critique";
-import { realTools, realTrajectories } from "./test-corpus";
-import type { ToolSpec } from "./types";
+import { realTools, realTrajectories } from "@/lib/testing/test-corpus";
+import type { ToolSpec } from "@/lib/trajectory/types";
 
 const tools = new Map(realTools().map((t) => [t.agentName, t]));
 const tool = (name: string) => tools.get(name)!;

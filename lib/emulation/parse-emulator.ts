@@ -4,9 +4,9 @@
 // InvalidRequestException). What is wrong comes back as `problem`, a sentence addressed to the
 // emulator, so the engine can send it as the critique. Never throws.
 import { INVALID_REQUEST, matchesType } from "./input-check";
-import { isPlainObject, jsonTypeName, parseJsonLenient, scanBalanced, stripThinkBlocks, withArticle } from "./json-text";
-import { findLabels, type LabelHit, type LabelSpec } from "./labels-in-text";
-import type { ToolSpec } from "./types";
+import { isPlainObject, jsonTypeName, parseJsonLenient, scanBalanced, stripThinkBlocks, withArticle } from "@/lib/trajectory/json-text";
+import { findLabels, type LabelHit, type LabelSpec } from "@/lib/trajectory/labels-in-text";
+import type { ToolSpec } from "@/lib/trajectory/types";
 
 export type EmulatorParse =
   | { ok: true; thought: string | null; summary: string | null; observation: Record<string, unknown>; observationRaw: string }

@@ -5,7 +5,7 @@ import { PlaygroundForm } from "@/components/playground/playground-form";
 import { STATUS_LABELS, MODE_LABELS, formatDate } from "@/components/toolemu/format";
 import { requirePermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
-import { listRecentEpisodes, loadPlaygroundOptions } from "@/lib/emulation/playground";
+import { listRecentEpisodes, loadPlaygroundOptions } from "@/lib/engine/playground";
 
 export const metadata: Metadata = { title: "Playground" };
 

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/page-header";
 import { CodeBlock } from "@/components/toolemu/code-block";
 import { requirePermission } from "@/lib/auth/server";
-import { listTemplates } from "@/lib/prompts/registry";
+import { listTemplates } from "@/lib/engine/template-registry";
 
 export const metadata: Metadata = { title: "Prompt templates" };
 

@@ -6,7 +6,7 @@ import { decodeParam } from "@/components/toolemu/format";
 import { requirePermission } from "@/lib/auth/server";
 import { can } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/client";
-import { loadEpisodeLive } from "@/lib/emulation/playground";
+import { loadEpisodeLive } from "@/lib/engine/playground";
 
 export const metadata: Metadata = { title: "Episode" };
 

@@ -3,7 +3,7 @@ import { toResponse } from "@/lib/auth/guard";
 import { withPermission } from "@/lib/auth/server";
 import { AppError } from "@/lib/errors";
 import { db } from "@/lib/db/client";
-import { loadEpisodeLive } from "@/lib/emulation/playground";
+import { loadEpisodeLive } from "@/lib/engine/playground";
 
 export const dynamic = "force-dynamic";
 
