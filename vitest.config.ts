@@ -12,7 +12,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["lib/**/*.test.ts", "scripts/**/*.test.ts"],
+    include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts"],
     environment: "node",
     pool: "forks",
     maxWorkers: 2,

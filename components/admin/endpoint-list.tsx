@@ -4,6 +4,7 @@ import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import type { ActionResult } from "@/lib/auth/guard";
 import type { EndpointView, PingResult } from "@/lib/llm/endpoints";
+import { fmtInt } from "@/components/ui/format";
 import { EndpointForm, type EndpointFormInput, type EndpointFormValues } from "./endpoint-form";
 
 /** An endpoint as the page hands it to the browser (dates as ISO strings). */
@@ -155,12 +156,12 @@ function EndpointCard({
               )}
             </Item>
             <Item label="Temperature">{e.temperature}</Item>
-            <Item label="Max tokens">{e.maxTokens.toLocaleString("en-US")}{e.tokenParam === "max_completion_tokens" && <span className="text-slate-500"> (as max_completion_tokens)</span>}</Item>
-            <Item label="Timeout">{e.timeoutMs.toLocaleString("en-US")} ms</Item>
+            <Item label="Max tokens">{fmtInt(e.maxTokens)}{e.tokenParam === "max_completion_tokens" && <span className="text-slate-500"> (as max_completion_tokens)</span>}</Item>
+            <Item label="Timeout">{fmtInt(e.timeoutMs)} ms</Item>
             <Item label="Concurrency">{e.maxConcurrency}</Item>
             <Item label="$ per 1k in / out">{e.priceInputPer1k} / {e.priceOutputPer1k}</Item>
           </dl>
-          <p className="mt-2 text-xs text-slate-500">{e.calls.toLocaleString("en-US")} call{e.calls === 1 ? "" : "s"} recorded · {usedBy}</p>
+          <p className="mt-2 text-xs text-slate-500">{fmtInt(e.calls)} call{e.calls === 1 ? "" : "s"} recorded · {usedBy}</p>
           {e.apiKeyProblem && (
             <p role="alert" className="mt-2 rounded-md bg-rose-50 px-3 py-2 text-xs text-rose-800" data-testid="api-key-refused">
               No key is sent: <code className="font-mono">{e.apiKeyEnv}</code> may not hold an endpoint&apos;s key (saved before this rule). {e.apiKeyProblem} Edit the endpoint to fix it; calls fail until then.

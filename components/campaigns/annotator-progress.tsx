@@ -1,5 +1,5 @@
 import { MiniBar } from "./mini-bar";
-import { n } from "./format";
+import { fmtInt } from "@/components/ui/format";
 
 export interface AnnotatorProgressRow {
   userId: string;
@@ -33,8 +33,8 @@ export function AnnotatorProgressTable({ rows, expected }: { rows: AnnotatorProg
                 <div className="text-xs text-slate-500">{r.email}</div>
               </th>
               <td className="px-4 py-2.5"><MiniBar done={r.submitted} total={expected} label={`${r.name}: ${r.submitted} submitted of an expected ${expected}`} /></td>
-              <td className="px-4 py-2.5 text-right tabular-nums">{n(r.claimed)}</td>
-              <td className="px-4 py-2.5 text-right tabular-nums">{r.skipped > 0 ? <span className="text-amber-700">{n(r.skipped)}</span> : 0}</td>
+              <td className="px-4 py-2.5 text-right tabular-nums">{fmtInt(r.claimed)}</td>
+              <td className="px-4 py-2.5 text-right tabular-nums">{r.skipped > 0 ? <span className="text-amber-700">{fmtInt(r.skipped)}</span> : 0}</td>
             </tr>
           ))}
         </tbody>

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { formatDate } from "@/components/toolemu/format";
 import { CampaignStatusBadge } from "./status-badge";
 import { MiniBar } from "./mini-bar";
-import { n } from "./format";
+import { fmtInt } from "@/components/ui/format";
 
 export interface CampaignListRow {
   id: string;
@@ -39,9 +39,9 @@ export function CampaignTable({ rows }: { rows: CampaignListRow[] }) {
                 <Link href={`/campaigns/${c.id}`} className="font-medium text-indigo-700 hover:underline">{c.name}</Link>
               </td>
               <td className="px-4 py-3"><CampaignStatusBadge locked={c.locked} /></td>
-              <td className="px-4 py-3 text-right tabular-nums">{n(c.items)}</td>
+              <td className="px-4 py-3 text-right tabular-nums">{fmtInt(c.items)}</td>
               <td className="px-4 py-3 text-right tabular-nums">{c.k}</td>
-              <td className="px-4 py-3 text-right tabular-nums">{n(c.annotators)}</td>
+              <td className="px-4 py-3 text-right tabular-nums">{fmtInt(c.annotators)}</td>
               <td className="px-4 py-3"><MiniBar done={c.labels} total={c.needed} label={`Labels of ${c.name}: ${c.labels} of ${c.needed}`} testId="campaign-labels" /></td>
               <td className="whitespace-nowrap px-4 py-3 text-xs text-slate-600">
                 <div className="text-slate-800">{c.createdBy}</div>

@@ -1,7 +1,8 @@
 import type { LabelField, LabelSchema, LabelValues } from "@/lib/trajectory/label-schema";
 import { ScoreBadge } from "@/components/toolemu/score-badge";
 import { formatDate } from "@/components/toolemu/format";
-import { formatDuration, optionScore, valueText } from "./format";
+import { fmtDuration } from "@/components/ui/format";
+import { optionScore, valueText } from "./format";
 
 export interface ComparedLabel {
   assignmentId: string;
@@ -84,7 +85,7 @@ export function LabelComparison({ schema, labels, adjudication }: { schema: Labe
           })}
           <tr className="bg-slate-50/60 text-xs text-slate-600">
             <th scope="row" className={`${cell} text-left font-medium`}>Time spent</th>
-            {labels.map((l) => <td key={l.assignmentId} className={`${cell} tabular-nums`}>{formatDuration(l.timeSpentMs)}</td>)}
+            {labels.map((l) => <td key={l.assignmentId} className={`${cell} tabular-nums`}>{fmtDuration(l.timeSpentMs)}</td>)}
             {adjudication && <td className={cell}>—</td>}
           </tr>
           <tr className="bg-slate-50/60 text-xs text-slate-600">

@@ -10,7 +10,7 @@ import type { CreateCampaignInput } from "@/lib/annotation/schemas";
 import type { OptionCount } from "@/lib/toolemu/queries";
 import { MODE_LABELS, shortModel } from "@/components/toolemu/format";
 import { Guidelines } from "@/components/ui/guidelines";
-import { n } from "./format";
+import { fmtInt } from "@/components/ui/format";
 
 export interface InvitableUserRow {
   id: string;
@@ -179,27 +179,27 @@ export function NewCampaignForm({ users, facets, totalTrajectories, defaultSeed,
 
         <section className={card} aria-labelledby={`${uid}-traj`}>
           <h2 id={`${uid}-traj`} className="text-base font-semibold">Trajectories</h2>
-          <p className="mt-1 text-sm text-slate-600">{n(totalTrajectories)} trajectories in the database. Narrow them with a filter, then take all of them or a seeded random sample.</p>
+          <p className="mt-1 text-sm text-slate-600">{fmtInt(totalTrajectories)} trajectories in the database. Narrow them with a filter, then take all of them or a seeded random sample.</p>
           <div className="mt-4 grid gap-3 sm:grid-cols-3">
             <div>
               <label htmlFor={`${uid}-agent`} className={labelCls}>Agent model</label>
               <select id={`${uid}-agent`} value={agent} onChange={(e) => setAgent(e.target.value)} className={input} data-testid="selection-agent">
                 <option value="">Any agent</option>
-                {facets.agents.map((o) => <option key={o.value} value={o.value} title={o.value}>{`${shortModel(o.value)} (${n(o.count)})`}</option>)}
+                {facets.agents.map((o) => <option key={o.value} value={o.value} title={o.value}>{`${shortModel(o.value)} (${fmtInt(o.count)})`}</option>)}
               </select>
             </div>
             <div>
               <label htmlFor={`${uid}-mode`} className={labelCls}>Emulator mode</label>
               <select id={`${uid}-mode`} value={mode} onChange={(e) => setMode(e.target.value)} className={input} data-testid="selection-mode">
                 <option value="">Any mode</option>
-                {facets.modes.map((o) => <option key={o.value} value={o.value}>{`${MODE_LABELS[o.value] ?? o.value} (${n(o.count)})`}</option>)}
+                {facets.modes.map((o) => <option key={o.value} value={o.value}>{`${MODE_LABELS[o.value] ?? o.value} (${fmtInt(o.count)})`}</option>)}
               </select>
             </div>
             <div>
               <label htmlFor={`${uid}-toolkit`} className={labelCls}>Toolkit</label>
               <select id={`${uid}-toolkit`} value={toolkit} onChange={(e) => setToolkit(e.target.value)} className={input} data-testid="selection-toolkit">
                 <option value="">Any toolkit</option>
-                {facets.toolkits.map((o) => <option key={o.value} value={o.value}>{`${o.value} (${n(o.count)})`}</option>)}
+                {facets.toolkits.map((o) => <option key={o.value} value={o.value}>{`${o.value} (${fmtInt(o.count)})`}</option>)}
               </select>
             </div>
           </div>
@@ -212,13 +212,13 @@ export function NewCampaignForm({ users, facets, totalTrajectories, defaultSeed,
               <span className="text-amber-700">No trajectories match this filter — change or clear it.</span>
             ) : (
               <>
-                <strong className="tabular-nums">{n(matching ?? 0)}</strong> {matching === 1 ? "trajectory matches" : "trajectories match"} this filter
+                <strong className="tabular-nums">{fmtInt(matching ?? 0)}</strong> {matching === 1 ? "trajectory matches" : "trajectories match"} this filter
                 {preview?.data && preview.data.strata.length > 0 && <span className="text-slate-500"> · {preview.data.strata.length} agent × mode {preview.data.strata.length === 1 ? "stratum" : "strata"}</span>}
               </>
             )}
             {!counting && (preview?.data?.offlineExcluded ?? 0) > 0 && (
               <span className="block text-xs text-slate-500" data-testid="offline-excluded">
-                {n(preview!.data!.offlineExcluded)} offline-model {preview!.data!.offlineExcluded === 1 ? "trajectory is" : "trajectories are"} left out (tick below to include).
+                {fmtInt(preview!.data!.offlineExcluded)} offline-model {preview!.data!.offlineExcluded === 1 ? "trajectory is" : "trajectories are"} left out (tick below to include).
               </span>
             )}
           </p>
@@ -346,11 +346,11 @@ export function NewCampaignForm({ users, facets, totalTrajectories, defaultSeed,
         <div className={`${card} space-y-3`} aria-labelledby={`${uid}-summary`}>
           <h2 id={`${uid}-summary`} className="text-base font-semibold">Summary</h2>
           <dl className="space-y-1.5 text-sm" data-testid="campaign-summary">
-            <div className="flex justify-between gap-2"><dt className="text-slate-600">Trajectories</dt><dd className="font-medium tabular-nums">{items === null ? "…" : n(items)}</dd></div>
+            <div className="flex justify-between gap-2"><dt className="text-slate-600">Trajectories</dt><dd className="font-medium tabular-nums">{items === null ? "…" : fmtInt(items)}</dd></div>
             <div className="flex justify-between gap-2"><dt className="text-slate-600">Annotators per trajectory</dt><dd className="font-medium tabular-nums">{kNum ?? "—"}</dd></div>
-            <div className="flex justify-between gap-2"><dt className="text-slate-600">Labels needed</dt><dd className="font-medium tabular-nums">{needed === null ? "…" : n(needed)}</dd></div>
+            <div className="flex justify-between gap-2"><dt className="text-slate-600">Labels needed</dt><dd className="font-medium tabular-nums">{needed === null ? "…" : fmtInt(needed)}</dd></div>
             <div className="flex justify-between gap-2"><dt className="text-slate-600">Invited</dt><dd className={`font-medium tabular-nums ${kNum && invited.size < kNum ? "text-amber-700" : ""}`}>{invited.size}</dd></div>
-            <div className="flex justify-between gap-2"><dt className="text-slate-600">≈ labels per person</dt><dd className="font-medium tabular-nums">{perAnnotator === null ? "—" : n(perAnnotator)}</dd></div>
+            <div className="flex justify-between gap-2"><dt className="text-slate-600">≈ labels per person</dt><dd className="font-medium tabular-nums">{perAnnotator === null ? "—" : fmtInt(perAnnotator)}</dd></div>
           </dl>
           {kNum && invited.size < kNum ? <p className="text-xs text-amber-700">Invite at least {kNum} people.</p> : null}
           {error && (

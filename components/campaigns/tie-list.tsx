@@ -2,7 +2,7 @@
 // dashboards use and that nobody adjudicated. Each links to its adjudication page. Server component.
 import Link from "next/link";
 import { TIE_FIELD_NAMES, type CampaignTies } from "@/lib/dashboards/human-fields";
-import { n } from "./format";
+import { fmtInt } from "@/components/ui/format";
 
 const SCORE_FIELDS = new Set(["safety", "helpfulness"]);
 
@@ -23,8 +23,8 @@ export function TieList({ campaignId, ties, k }: { campaignId: string; ties: Cam
         <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
           <table className="min-w-full divide-y divide-slate-200 text-sm">
             <caption className="px-4 pt-3 text-left text-sm text-slate-600" data-testid="tie-count">
-              {n(ties.total)} tied item{ties.total === 1 ? "" : "s"}
-              {ties.items.length < ties.total ? ` (the first ${n(ties.items.length)} shown)` : ""}
+              {fmtInt(ties.total)} tied item{ties.total === 1 ? "" : "s"}
+              {ties.items.length < ties.total ? ` (the first ${fmtInt(ties.items.length)} shown)` : ""}
             </caption>
             <thead className="bg-slate-50">
               <tr>

@@ -8,7 +8,7 @@ import { useState } from "react";
 import type { AgentIntervals, AgentSummary } from "@/lib/metrics";
 import type { CorrectedRate, CorrectedRateInterval } from "@/lib/metrics/rogan-gladen";
 import { MODE_NAMES, type EmulatorModeValue } from "@/lib/dashboards/filters";
-import { fmtInt } from "@/lib/dashboards/format";
+import { fmtInt } from "@/components/ui/format";
 import { Estimate } from "./estimate";
 
 export interface LeaderboardRow {

@@ -4,7 +4,7 @@
 // both directions and tooltips with n. Colour and marker shape both encode the mode (colour-blind
 // safe, readable in greyscale).
 import { CartesianGrid, ErrorBar, Legend, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from "recharts";
-import { fmt, fmtInt, fmtPercent } from "@/lib/dashboards/format";
+import { fmt, fmtInt, fmtPercent } from "@/components/ui/format";
 import { MODE_NAMES, type EmulatorModeValue } from "@/lib/dashboards/filters";
 import { OKABE_ITO } from "./ci-bar-chart";
 

@@ -13,7 +13,7 @@
 //
 // A point with value null is drawn as no bar; its tooltip and the table say "undefined — reason".
 import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { fmtAs, fmtInt, type NumberFormat } from "@/lib/dashboards/format";
+import { fmtAs, fmtInt, type NumberFormat } from "@/components/ui/format";
 
 export interface CiPoint {
   value: number | null;

@@ -10,7 +10,7 @@
 // `${testId}-cell-<row>-<col>`).
 import type { ReactNode } from "react";
 import type { KindValue } from "@/lib/dashboards/filters";
-import { fmtInt, fmtPercent } from "@/lib/dashboards/format";
+import { fmtInt, fmtPercent } from "@/components/ui/format";
 import { KIND_SCALE } from "./kappa-table";
 
 // Light → dark blue (ColorBrewer "Blues", 7 classes): ordered by lightness.

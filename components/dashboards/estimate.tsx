@@ -9,7 +9,7 @@
 // reason), ci (ConfidenceInterval from lib/metrics), n, format ("decimal" 4 digits | "percent"),
 // digits, layout ("inline" | "stacked" for table cells), testId (put on the value element).
 import type { ConfidenceInterval, Estimate as EstimateValue, SensitivityRange } from "@/lib/metrics";
-import { fmtAs, fmtCi, fmtInt, isDegenerateInterval, smallSampleReason, type NumberFormat } from "@/lib/dashboards/format";
+import { fmtAs, fmtCi, fmtInt, isDegenerateInterval, smallSampleReason, type NumberFormat } from "@/components/ui/format";
 
 export interface EstimateProps {
   value: EstimateValue | number | null | undefined;

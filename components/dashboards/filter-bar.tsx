@@ -18,6 +18,7 @@
 // (the page's default is shown as selected via `filter.kind ?? defaults.kind`).
 import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { fmtInt } from "@/components/ui/format";
 import { useTransition } from "react";
 import {
   DEFAULT_SEED,
@@ -89,7 +90,7 @@ const labelCls = "text-xs font-medium text-slate-600";
 
 function optionText(o: FilterOption): string {
   const name = o.label ?? o.value;
-  return o.count === undefined ? name : `${name} (${o.count.toLocaleString("en-US")})`;
+  return o.count === undefined ? name : `${name} (${fmtInt(o.count)})`;
 }
 
 /** Options, plus the selected value even when the data no longer has it. */

@@ -14,7 +14,7 @@
 // what it did with ties; replaces tieBreak), tieBreak (legacy: majority ties broken with the
 // seed), title, children (extra paragraphs), defaultOpen.
 import type { ReactNode } from "react";
-import { SMALL_N, fmtInt } from "@/lib/dashboards/format";
+import { SMALL_N, fmtInt } from "@/components/ui/format";
 import { TIE_POLICY_NAMES, type TiePolicy } from "@/lib/metrics/ground-truth";
 
 export interface HowComputedProps {

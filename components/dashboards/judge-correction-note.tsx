@@ -2,7 +2,7 @@
 // validation campaign is chosen, why it cannot be used when it cannot, or the evaluator's Se and
 // Sp (with their counts) when it can. Server component (its data type is the server query's).
 import type { AgentsValidation } from "@/lib/dashboards/agents";
-import { fmtInt, fmtPercent } from "@/lib/dashboards/format";
+import { fmtInt, fmtPercent } from "@/components/ui/format";
 import { TIE_POLICY_NAMES } from "@/lib/metrics/ground-truth";
 
 export function JudgeCorrectionNote({ validation, evaluator }: { validation: AgentsValidation | null; evaluator: string }) {

@@ -13,7 +13,7 @@
 import type { ReactNode } from "react";
 import type { AgreementIntervals, AgreementSummary, ConfidenceInterval, Estimate as EstimateValue, KappaVariant, SensitivityRange } from "@/lib/metrics";
 import { Estimate } from "./estimate";
-import { fmtInt, fmtPercent } from "@/lib/dashboards/format";
+import { fmtInt, fmtPercent } from "@/components/ui/format";
 import type { KindValue } from "@/lib/dashboards/filters";
 
 export interface KappaColumn {

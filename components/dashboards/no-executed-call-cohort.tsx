@@ -9,7 +9,7 @@
 import Link from "next/link";
 import type { NoExecutedCallCohort } from "@/lib/dashboards/cohorts";
 import type { DashboardFilter } from "@/lib/dashboards/filters";
-import { fmtCi, fmtInt, fmtPercent } from "@/lib/dashboards/format";
+import { fmtCi, fmtInt, fmtPercent } from "@/components/ui/format";
 import { wilsonInterval } from "@/lib/metrics/wilson";
 import { filterQuery, type TrajectoryFilter } from "@/lib/toolemu/filters";
 import { shortModel } from "@/components/toolemu/format";

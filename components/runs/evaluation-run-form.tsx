@@ -12,7 +12,7 @@ import type { ActionResult } from "@/lib/auth/guard";
 import type { EvaluationRunInput } from "@/lib/runs/evaluation/schemas";
 import type { EvaluationRunPreview } from "@/lib/runs/evaluation/create";
 import type { EvaluationForm } from "@/lib/runs/evaluation/queries";
-import { int, usd } from "./format";
+import { fmtInt, fmtUsd } from "@/components/ui/format";
 
 interface Props {
   form: EvaluationForm;
@@ -108,7 +108,7 @@ export function EvaluationRunForm({ form, createRun, previewRun }: Props) {
         <section className={card} aria-labelledby={`${uid}-sel`}>
           <h2 id={`${uid}-sel`} className="text-base font-semibold">Trajectories</h2>
           <p className="mt-1 text-sm text-slate-700" data-testid="evaluate-selection">
-            <strong className="tabular-nums">{int(form.trajectories)}</strong> — {form.description}
+            <strong className="tabular-nums">{fmtInt(form.trajectories)}</strong> — {form.description}
             {form.running > 0 && <span className="text-slate-500"> ({form.running} still being played are left out)</span>}
           </p>
           <p className={hint}><Link href={form.backHref} className="text-indigo-700 hover:underline">Change the selection</Link> on the page it came from.</p>
@@ -189,16 +189,16 @@ export function EvaluationRunForm({ form, createRun, previewRun }: Props) {
               <p className="text-slate-500">Estimating…</p>
             ) : (
               <dl className="space-y-1.5">
-                <div className="flex justify-between"><dt className="text-slate-600">Trajectories</dt><dd className="tabular-nums">{int(data.trajectories)}</dd></div>
-                <div className="flex justify-between font-semibold"><dt>Evaluator calls</dt><dd className="tabular-nums" data-testid="estimate-units">{int(data.units)}</dd></div>
-                <div className="flex justify-between"><dt className="text-slate-600">Tokens in / out</dt><dd className="tabular-nums">≈ {int(data.estimate.inputTokens)} / {int(data.estimate.outputTokens)}</dd></div>
-                <div className="flex justify-between font-semibold"><dt>Cost</dt><dd className="tabular-nums" data-testid="estimate-cost">≈ {usd(data.estimate.costUsd)}</dd></div>
+                <div className="flex justify-between"><dt className="text-slate-600">Trajectories</dt><dd className="tabular-nums">{fmtInt(data.trajectories)}</dd></div>
+                <div className="flex justify-between font-semibold"><dt>Evaluator calls</dt><dd className="tabular-nums" data-testid="estimate-units">{fmtInt(data.units)}</dd></div>
+                <div className="flex justify-between"><dt className="text-slate-600">Tokens in / out</dt><dd className="tabular-nums">≈ {fmtInt(data.estimate.inputTokens)} / {fmtInt(data.estimate.outputTokens)}</dd></div>
+                <div className="flex justify-between font-semibold"><dt>Cost</dt><dd className="tabular-nums" data-testid="estimate-cost">≈ {fmtUsd(data.estimate.costUsd)}</dd></div>
                 {data.estimate.unpriced.length > 0 && <p className="text-xs text-amber-700">No price set for {data.estimate.unpriced.join(", ")} (counted as free).</p>}
                 <div className="border-t border-slate-100 pt-2 text-xs text-slate-600" data-testid="evaluate-names">
                   Writes <span className="font-mono">{data.evaluatorBase}</span> · {replicateList}
                   {data.existing > 0 && (write === "replace"
-                    ? <p className="mt-1 text-amber-700">Replaces {int(data.existing)} earlier score(s){data.toDelete ? `; deletes ${int(data.toDelete)} of replicates above r${data.replicateNumbers.length}` : ""}.</p>
-                    : <p className="mt-1">Keeps {int(data.existing)} earlier score(s) of this evaluator.</p>)}
+                    ? <p className="mt-1 text-amber-700">Replaces {fmtInt(data.existing)} earlier fmtMean(s){data.toDelete ? `; deletes ${fmtInt(data.toDelete)} of replicates above r${data.replicateNumbers.length}` : ""}.</p>
+                    : <p className="mt-1">Keeps {fmtInt(data.existing)} earlier fmtMean(s) of this evaluator.</p>)}
                 </div>
               </dl>
             )}
@@ -212,7 +212,7 @@ export function EvaluationRunForm({ form, createRun, previewRun }: Props) {
           {error && <p ref={errorRef} tabIndex={-1} role="alert" className="mt-3 rounded-md bg-rose-50 p-2 text-sm text-rose-800" data-testid="evaluate-form-error">{error}</p>}
           {confirming && data ? (
             <div className="mt-4 rounded-md border border-indigo-200 bg-indigo-50 p-3 text-sm" data-testid="evaluate-confirm-panel">
-              <p>Queue <strong>{int(data.units)}</strong> evaluator calls (≈ {usd(data.estimate.costUsd)}) writing {replicateList} of {data.evaluatorBase}?</p>
+              <p>Queue <strong>{fmtInt(data.units)}</strong> evaluator calls (≈ {fmtUsd(data.estimate.costUsd)}) writing {replicateList} of {data.evaluatorBase}?</p>
               <div className="mt-3 flex gap-2">
                 <button ref={confirmRef} type="submit" disabled={pending} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-500 disabled:opacity-60" data-testid="evaluate-confirm">{pending ? "Creating…" : "Confirm and start"}</button>
                 <button type="button" onClick={unconfirm} disabled={pending} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-50">Back</button>
@@ -220,7 +220,7 @@ export function EvaluationRunForm({ form, createRun, previewRun }: Props) {
             </div>
           ) : (
             <button type="submit" disabled={!data || data.units === 0} className="mt-4 w-full rounded-md bg-indigo-600 px-3 py-2 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 disabled:opacity-50" data-testid="evaluate-start">
-              {data ? `Start evaluation (${int(data.units)} calls)…` : "Start evaluation…"}
+              {data ? `Start evaluation (${fmtInt(data.units)} calls)…` : "Start evaluation…"}
             </button>
           )}
         </div>

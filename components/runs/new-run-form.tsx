@@ -11,7 +11,7 @@ import type { RunInput } from "@/lib/runs/schemas";
 import type { RunEstimate } from "@/lib/runs/estimate";
 import type { RunFormOptions } from "@/lib/runs/queries";
 import { AGENT_VARIANTS, EMULATOR_MODES } from "@/lib/trajectory/types";
-import { int, usd } from "./format";
+import { fmtInt, fmtUsd } from "@/components/ui/format";
 
 type CaseKind = "all" | "toolkits" | "filter" | "sample";
 
@@ -161,7 +161,7 @@ export function NewRunForm({ options, defaultSeed, createRun, previewRun }: Prop
 
         <section className={card} aria-labelledby={`${uid}-cases`}>
           <h2 id={`${uid}-cases`} className="text-base font-semibold">Cases</h2>
-          <p className="mt-1 text-sm text-slate-600">{int(options.totalCases)} test cases in the database.</p>
+          <p className="mt-1 text-sm text-slate-600">{fmtInt(options.totalCases)} test cases in the database.</p>
           <fieldset className="mt-3">
             <legend className="sr-only">How to choose cases</legend>
             <div className="flex flex-wrap gap-4 text-sm">
@@ -312,12 +312,12 @@ export function NewRunForm({ options, defaultSeed, createRun, previewRun }: Prop
               <p className="text-slate-500">Estimating…</p>
             ) : (
               <dl className="space-y-1.5">
-                <div className="flex justify-between"><dt className="text-slate-600">Cases</dt><dd className="tabular-nums">{int(data.cases)}</dd></div>
-                <div className="flex justify-between font-semibold"><dt>Episodes</dt><dd className="tabular-nums" data-testid="estimate-episodes">{int(data.episodes)}</dd></div>
-                <div className="flex justify-between"><dt className="text-slate-600">LLM calls</dt><dd className="tabular-nums" data-testid="estimate-calls">≈ {int(data.estimate.calls.total)}</dd></div>
-                <div className="flex justify-between text-xs text-slate-500"><dt>agent / emulator / evaluator</dt><dd className="tabular-nums">{int(data.estimate.calls.agent)} / {int(data.estimate.calls.emulator)} / {int(data.estimate.calls.evaluator)}</dd></div>
-                <div className="flex justify-between"><dt className="text-slate-600">Tokens in / out</dt><dd className="tabular-nums">≈ {int(data.estimate.inputTokens)} / {int(data.estimate.outputTokens)}</dd></div>
-                <div className="flex justify-between font-semibold"><dt>Cost</dt><dd className="tabular-nums" data-testid="estimate-cost">≈ {usd(data.estimate.costUsd)}</dd></div>
+                <div className="flex justify-between"><dt className="text-slate-600">Cases</dt><dd className="tabular-nums">{fmtInt(data.cases)}</dd></div>
+                <div className="flex justify-between font-semibold"><dt>Episodes</dt><dd className="tabular-nums" data-testid="estimate-episodes">{fmtInt(data.episodes)}</dd></div>
+                <div className="flex justify-between"><dt className="text-slate-600">LLM calls</dt><dd className="tabular-nums" data-testid="estimate-calls">≈ {fmtInt(data.estimate.calls.total)}</dd></div>
+                <div className="flex justify-between text-xs text-slate-500"><dt>agent / emulator / evaluator</dt><dd className="tabular-nums">{fmtInt(data.estimate.calls.agent)} / {fmtInt(data.estimate.calls.emulator)} / {fmtInt(data.estimate.calls.evaluator)}</dd></div>
+                <div className="flex justify-between"><dt className="text-slate-600">Tokens in / out</dt><dd className="tabular-nums">≈ {fmtInt(data.estimate.inputTokens)} / {fmtInt(data.estimate.outputTokens)}</dd></div>
+                <div className="flex justify-between font-semibold"><dt>Cost</dt><dd className="tabular-nums" data-testid="estimate-cost">≈ {fmtUsd(data.estimate.costUsd)}</dd></div>
                 {data.estimate.unpriced.length > 0 && <p className="text-xs text-amber-700">No price set for {data.estimate.unpriced.join(", ")} (counted as free).</p>}
               </dl>
             )}
@@ -331,7 +331,7 @@ export function NewRunForm({ options, defaultSeed, createRun, previewRun }: Prop
           {error && <p ref={errorRef} tabIndex={-1} role="alert" className="mt-3 rounded-md bg-rose-50 p-2 text-sm text-rose-800" data-testid="run-form-error">{error}</p>}
           {confirming && data ? (
             <div className="mt-4 rounded-md border border-indigo-200 bg-indigo-50 p-3 text-sm" data-testid="confirm-panel">
-              <p>Queue <strong>{int(data.episodes)}</strong> episodes (≈ {int(data.estimate.calls.total)} LLM calls, ≈ {usd(data.estimate.costUsd)}) for {agents.map((a) => endpointName(a.endpointId)).join(", ")}?</p>
+              <p>Queue <strong>{fmtInt(data.episodes)}</strong> episodes (≈ {fmtInt(data.estimate.calls.total)} LLM calls, ≈ {fmtUsd(data.estimate.costUsd)}) for {agents.map((a) => endpointName(a.endpointId)).join(", ")}?</p>
               <div className="mt-3 flex gap-2">
                 <button ref={confirmRef} type="submit" disabled={pending} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-500 disabled:opacity-60" data-testid="confirm-run">{pending ? "Creating…" : "Confirm and start"}</button>
                 <button type="button" onClick={unconfirm} disabled={pending} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-50">Back</button>
@@ -339,7 +339,7 @@ export function NewRunForm({ options, defaultSeed, createRun, previewRun }: Prop
             </div>
           ) : (
             <button type="submit" disabled={!data || data.episodes === 0} className="mt-4 w-full rounded-md bg-indigo-600 px-3 py-2 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 disabled:opacity-50" data-testid="create-run">
-              {data ? `Create run (${int(data.episodes)} episodes)…` : "Create run…"}
+              {data ? `Create run (${fmtInt(data.episodes)} episodes)…` : "Create run…"}
             </button>
           )}
         </div>

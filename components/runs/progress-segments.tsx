@@ -1,6 +1,6 @@
 // The run's progress bar: done (green), failed (red), cancelled (grey), running (indigo, striped),
 // queued (empty), with a legend that doubles as the screen-reader text.
-import { int } from "./format";
+import { fmtInt } from "@/components/ui/format";
 
 export interface Counts {
   queued: number;
@@ -23,7 +23,7 @@ export function ProgressSegments({ counts, compact = false }: { counts: Counts; 
   const total = Math.max(1, counts.total);
   const ended = counts.done + counts.failed + counts.cancelled;
   const pct = Math.round((ended / total) * 100);
-  const text = `${int(ended)} of ${int(counts.total)} episodes ended: ${SEGMENTS.map((s) => `${int(counts[s.key])} ${s.label}`).join(", ")}`;
+  const text = `${fmtInt(ended)} of ${fmtInt(counts.total)} episodes ended: ${SEGMENTS.map((s) => `${fmtInt(counts[s.key])} ${s.label}`).join(", ")}`;
   return (
     <div data-testid="run-progress" data-done={counts.done} data-failed={counts.failed} data-running={counts.running} data-queued={counts.queued} data-total={counts.total}>
       <div className={`flex overflow-hidden rounded-full bg-slate-200 ${compact ? "h-1.5" : "h-3"}`} role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} aria-label={text}>
@@ -36,7 +36,7 @@ export function ProgressSegments({ counts, compact = false }: { counts: Counts; 
           {SEGMENTS.map((s) => (
             <li key={s.key} className="flex items-center gap-1.5">
               <span className={`inline-block h-2 w-2 rounded-full ${s.dot}`} />
-              <span className="tabular-nums font-medium text-slate-800" data-testid={`count-${s.key}`}>{int(counts[s.key])}</span> {s.label}
+              <span className="tabular-nums font-medium text-slate-800" data-testid={`count-${s.key}`}>{fmtInt(counts[s.key])}</span> {s.label}
             </li>
           ))}
           <li className="ml-auto tabular-nums">{pct}% ended</li>

@@ -16,7 +16,8 @@ import { formatDate } from "@/components/toolemu/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { RunStatusBadge } from "./status-badge";
 import { ProgressSegments } from "./progress-segments";
-import { ERROR_KIND_LABELS, eta, int, score, usd } from "./format";
+import { fmtEta, fmtInt, fmtMean, fmtUsd } from "@/components/ui/format";
+import { ERROR_KIND_LABELS } from "./format";
 
 type Action = "pause" | "resume" | "cancel" | "retry" | "rerun";
 
@@ -112,7 +113,7 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
             <button type="button" onClick={() => act("resume")} disabled={!!busy} className={`${btn} border-indigo-600 bg-indigo-600 text-white hover:bg-indigo-500`} data-testid="resume-run">{busy === "resume" ? "Resuming…" : "Resume"}</button>
           )}
           {canControl && c.failed > 0 && p.status !== "CANCELLED" && (
-            <button type="button" onClick={() => act("retry")} disabled={!!busy} className={`${btn} border-rose-300 bg-white text-rose-700 hover:bg-rose-50`} data-testid="retry-failed">{busy === "retry" ? "Queueing…" : `Retry ${int(c.failed)} failed`}</button>
+            <button type="button" onClick={() => act("retry")} disabled={!!busy} className={`${btn} border-rose-300 bg-white text-rose-700 hover:bg-rose-50`} data-testid="retry-failed">{busy === "retry" ? "Queueing…" : `Retry ${fmtInt(c.failed)} failed`}</button>
           )}
           {canControl && p.status !== "DONE" && p.status !== "CANCELLED" && (
             <button type="button" onClick={() => act("cancel")} disabled={!!busy} className={`${btn} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`} data-testid="cancel-run">{busy === "cancel" ? "Cancelling…" : "Cancel"}</button>
@@ -129,20 +130,20 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
 
       <section className={card} aria-label="Progress">
         <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2 text-sm">
-          <span className="font-medium" data-testid="run-ended">{int(c.done + c.failed + c.cancelled)} of {int(c.total)} {noun} ended</span>
+          <span className="font-medium" data-testid="run-ended">{fmtInt(c.done + c.failed + c.cancelled)} of {fmtInt(c.total)} {noun} ended</span>
           <span className="text-slate-600" data-testid="run-eta">
-            {p.etaSeconds !== null ? <>ETA <strong className="tabular-nums text-slate-900">{eta(p.etaSeconds)}</strong> at {p.ratePerMinute!.toFixed(1)} {noun}/min</> : p.status === "DONE" && p.startedAt && p.finishedAt ? <>Took {eta((Date.parse(p.finishedAt) - Date.parse(p.startedAt)) / 1000)}</> : `ETA after the first ${noun}`}
+            {p.etaSeconds !== null ? <>ETA <strong className="tabular-nums text-slate-900">{fmtEta(p.etaSeconds)}</strong> at {p.ratePerMinute!.toFixed(1)} {noun}/min</> : p.status === "DONE" && p.startedAt && p.finishedAt ? <>Took {fmtEta((Date.parse(p.finishedAt) - Date.parse(p.startedAt)) / 1000)}</> : `ETA after the first ${noun}`}
             {stale && <span className="ml-2 text-amber-700">(connection lost; retrying)</span>}
           </span>
         </div>
         <ProgressSegments counts={c} />
         <dl className="mt-4 grid grid-cols-2 gap-3 text-sm sm:grid-cols-4" data-testid="run-usage">
-          <div><dt className="text-xs text-slate-500">LLM calls</dt><dd className="tabular-nums font-medium">{int(p.usage.calls)}{est ? <span className="text-xs font-normal text-slate-500"> / ≈{int(est.calls.total)}</span> : null}</dd></div>
-          <div><dt className="text-xs text-slate-500">Tokens in / out</dt><dd className="tabular-nums font-medium">{int(p.usage.inputTokens)} / {int(p.usage.outputTokens)}</dd></div>
-          <div><dt className="text-xs text-slate-500">Cost so far</dt><dd className="tabular-nums font-medium" data-testid="run-cost">{usd(p.usage.costUsd)}{est ? <span className="text-xs font-normal text-slate-500"> / ≈{usd(est.costUsd)}</span> : null}</dd></div>
-          <div><dt className="text-xs text-slate-500">Retried calls</dt><dd className="tabular-nums font-medium">{int(p.usage.callRetries)}</dd></div>
+          <div><dt className="text-xs text-slate-500">LLM calls</dt><dd className="tabular-nums font-medium">{fmtInt(p.usage.calls)}{est ? <span className="text-xs font-normal text-slate-500"> / ≈{fmtInt(est.calls.total)}</span> : null}</dd></div>
+          <div><dt className="text-xs text-slate-500">Tokens in / out</dt><dd className="tabular-nums font-medium">{fmtInt(p.usage.inputTokens)} / {fmtInt(p.usage.outputTokens)}</dd></div>
+          <div><dt className="text-xs text-slate-500">Cost so far</dt><dd className="tabular-nums font-medium" data-testid="run-cost">{fmtUsd(p.usage.costUsd)}{est ? <span className="text-xs font-normal text-slate-500"> / ≈{fmtUsd(est.costUsd)}</span> : null}</dd></div>
+          <div><dt className="text-xs text-slate-500">Retried calls</dt><dd className="tabular-nums font-medium">{fmtInt(p.usage.callRetries)}</dd></div>
         </dl>
-        {p.usage.discardedCostUsd > 0 && <p className="mt-2 text-xs text-slate-500">Includes {usd(p.usage.discardedCostUsd)} spent by attempts that were retried from the start.</p>}
+        {p.usage.discardedCostUsd > 0 && <p className="mt-2 text-xs text-slate-500">Includes {fmtUsd(p.usage.discardedCostUsd)} spent by attempts that were retried from the start.</p>}
       </section>
 
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
@@ -157,7 +158,7 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
                   <li key={e.kind} data-testid="error-cause" data-kind={e.kind}>
                     <div className="flex items-baseline justify-between gap-2 text-sm">
                       <span className="font-medium">{ERROR_KIND_LABELS[e.kind] ?? e.kind}</span>
-                      <span className="tabular-nums text-xs text-slate-600">{int(e.retried)} retried · <span className={e.final ? "text-rose-700" : ""}>{int(e.final)} failed</span></span>
+                      <span className="tabular-nums text-xs text-slate-600">{fmtInt(e.retried)} retried · <span className={e.final ? "text-rose-700" : ""}>{fmtInt(e.final)} failed</span></span>
                     </div>
                     <ul className="mt-1 space-y-1">
                       {e.latest.map((l, i) => (
@@ -174,7 +175,7 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
                   <h3 className="text-sm font-medium">Retried inside model calls</h3>
                   <p className="text-xs text-slate-500">Attempts the LLM client retried (backoff, Retry-After) before the call succeeded or gave up.</p>
                   <ul className="mt-2 flex flex-wrap gap-2 text-xs">
-                    {p.callRetries.map((r) => <li key={r.reason} className="rounded-full bg-amber-50 px-2 py-0.5 text-amber-800 ring-1 ring-inset ring-amber-200" title={r.latest}>{r.reason} × {int(r.n)}</li>)}
+                    {p.callRetries.map((r) => <li key={r.reason} className="rounded-full bg-amber-50 px-2 py-0.5 text-amber-800 ring-1 ring-inset ring-amber-200" title={r.latest}>{r.reason} × {fmtInt(r.n)}</li>)}
                   </ul>
                 </div>
               )}
@@ -195,8 +196,8 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
                   <tr key={`${a.agentEndpointId}:${a.variant}:${a.mode}`} data-testid="agent-result">
                     <td className="py-1.5 pr-3"><div className="font-medium">{a.agent}</div><div className="text-xs text-slate-500">{a.variant}</div></td>
                     <td className="py-1.5 pr-3 text-xs">{a.mode.toLowerCase()}</td>
-                    <td className="py-1.5 pr-3 text-right tabular-nums">{score(a.safety)} <span className="text-xs text-slate-400">n={a.safety.n}</span></td>
-                    <td className="py-1.5 pr-3 text-right tabular-nums">{score(a.helpfulness)} <span className="text-xs text-slate-400">n={a.helpfulness.n}</span></td>
+                    <td className="py-1.5 pr-3 text-right tabular-nums">{fmtMean(a.safety)} <span className="text-xs text-slate-400">n={a.safety.n}</span></td>
+                    <td className="py-1.5 pr-3 text-right tabular-nums">{fmtMean(a.helpfulness)} <span className="text-xs text-slate-400">n={a.helpfulness.n}</span></td>
                     <td className="py-1.5 text-right tabular-nums">{a.failureRate === null ? "—" : `${Math.round(a.failureRate * 100)}%`} <span className="text-xs text-slate-400">n={a.finished + a.failed}</span></td>
                   </tr>
                 ))}
@@ -213,7 +214,7 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
             {FILTERS.map((f) => (
               <button key={f.key} type="button" aria-pressed={filter === f.key} onClick={() => { setFilter(f.key); setPage(1); }}
                 className={`rounded-full px-2.5 py-0.5 text-xs font-medium ${filter === f.key ? "bg-indigo-600 text-white" : "bg-slate-100 text-slate-700 hover:bg-slate-200"}`} data-testid={`episodes-${f.key}`}>
-                {f.label}{f.key !== "all" ? ` ${int(c[f.key])}` : ""}
+                {f.label}{f.key !== "all" ? ` ${fmtInt(c[f.key])}` : ""}
               </button>
             ))}
           </div>
@@ -263,7 +264,7 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
       <section className={`${card} mt-6 text-sm`} aria-labelledby="run-settings-h" data-testid="run-settings">
         <h2 id="run-settings-h" className="text-base font-semibold">Settings</h2>
         {ev ? <EvaluationSettings p={p} /> : <dl className="mt-3 grid gap-x-6 gap-y-2 sm:grid-cols-2">
-          <div><dt className="text-xs text-slate-500">Cases</dt><dd>{int(p.caseCount)} — {describeSelection(p.caseSelection)}</dd></div>
+          <div><dt className="text-xs text-slate-500">Cases</dt><dd>{fmtInt(p.caseCount)} — {describeSelection(p.caseSelection)}</dd></div>
           <div><dt className="text-xs text-slate-500">Agents</dt><dd>{p.agents.map((a) => `${a.name} (${a.variant})`).join(", ")}</dd></div>
           <div><dt className="text-xs text-slate-500">Emulator</dt><dd>{p.emulator ? <>{p.emulator.name} <span className="text-slate-500">{p.emulator.offline ? OFFLINE_MODEL_LABEL : p.emulator.model}</span></> : "—"} · {p.modes.map((m) => m.toLowerCase()).join(" + ")}{p.emulatorCritiqueRounds > 0 ? <span data-testid="run-self-critique"> · self-critique {p.emulatorCritiqueRounds} round{p.emulatorCritiqueRounds === 1 ? "" : "s"}</span> : null}</dd></div>
           <div><dt className="text-xs text-slate-500">Evaluator</dt><dd>{p.evaluator ? `${p.evaluator.name}` : "none"}</dd></div>
@@ -298,9 +299,9 @@ function EvaluationResults({ p }: { p: RunProgress }) {
               <tr key={`${r.kind}:${r.replicate}`} data-testid="evaluation-result" data-kind={r.kind} data-replicate={r.replicate}>
                 <td className="py-1.5 pr-3 font-mono text-xs">{r.evaluator}</td>
                 <td className="py-1.5 pr-3 text-xs">{r.kind.toLowerCase()}</td>
-                <td className="py-1.5 pr-3 text-right tabular-nums">{int(r.done)}/{int(r.total)}{r.failed ? <span className="text-rose-700"> ({int(r.failed)} failed)</span> : null}</td>
+                <td className="py-1.5 pr-3 text-right tabular-nums">{fmtInt(r.done)}/{fmtInt(r.total)}{r.failed ? <span className="text-rose-700"> ({fmtInt(r.failed)} failed)</span> : null}</td>
                 <td className="py-1.5 pr-3 text-right tabular-nums">{r.mean === null ? "—" : r.mean.toFixed(2)} <span className="text-xs text-slate-400">n={r.scored}</span></td>
-                <td className="py-1.5 text-right tabular-nums">{int(r.unparsed)}</td>
+                <td className="py-1.5 text-right tabular-nums">{fmtInt(r.unparsed)}</td>
               </tr>
             ))}
           </tbody>
@@ -321,7 +322,7 @@ function EvaluationSettings({ p }: { p: RunProgress }) {
   const ev = p.evaluation!;
   return (
     <dl className="mt-3 grid gap-x-6 gap-y-2 sm:grid-cols-2">
-      <div><dt className="text-xs text-slate-500">Trajectories</dt><dd>{int(ev.trajectories)} — {describeTrajectories(ev.selection)}</dd></div>
+      <div><dt className="text-xs text-slate-500">Trajectories</dt><dd>{fmtInt(ev.trajectories)} — {describeTrajectories(ev.selection)}</dd></div>
       <div><dt className="text-xs text-slate-500">Evaluator</dt><dd>{p.evaluator ? p.evaluator.name : "(deleted endpoint)"} · <span className="font-mono text-xs">{ev.evaluatorBase}</span></dd></div>
       <div><dt className="text-xs text-slate-500">Kinds · replicates</dt><dd>{ev.kinds.map((k) => k.toLowerCase()).join(" + ")} · {Array.from({ length: ev.replicates }, (_, i) => `r${ev.firstReplicate + i}`).join(", ")}</dd></div>
       <div><dt className="text-xs text-slate-500">Earlier scores · temperature</dt><dd>{ev.write === "append" ? "appended" : `replaced${ev.deleted ? ` (${ev.deleted} deleted)` : ""}`} · {ev.temperature ?? "the endpoint's"}</dd></div>

@@ -3,7 +3,7 @@ import { formatDate } from "@/components/toolemu/format";
 import type { RunListRow } from "@/lib/runs/queries";
 import { RunStatusBadge } from "./status-badge";
 import { ProgressSegments } from "./progress-segments";
-import { int, usd } from "./format";
+import { fmtInt, fmtUsd } from "@/components/ui/format";
 
 export function RunTable({ rows }: { rows: RunListRow[] }) {
   return (
@@ -34,11 +34,11 @@ export function RunTable({ rows }: { rows: RunListRow[] }) {
               </td>
               <td className="px-4 py-3"><RunStatusBadge status={r.status} /></td>
               <td className="min-w-48 px-4 py-3">
-                <div className="mb-1 text-xs tabular-nums text-slate-700">{int(r.counts.done + r.counts.failed + r.counts.cancelled)} / {int(r.counts.total)}</div>
+                <div className="mb-1 text-xs tabular-nums text-slate-700">{fmtInt(r.counts.done + r.counts.failed + r.counts.cancelled)} / {fmtInt(r.counts.total)}</div>
                 <ProgressSegments counts={r.counts} compact />
               </td>
-              <td className="px-4 py-3 text-right tabular-nums">{r.counts.failed ? <span className="text-rose-700">{int(r.counts.failed)}</span> : "0"}</td>
-              <td className="px-4 py-3 text-right tabular-nums">{usd(r.costUsd)}</td>
+              <td className="px-4 py-3 text-right tabular-nums">{r.counts.failed ? <span className="text-rose-700">{fmtInt(r.counts.failed)}</span> : "0"}</td>
+              <td className="px-4 py-3 text-right tabular-nums">{fmtUsd(r.costUsd)}</td>
               <td className="whitespace-nowrap px-4 py-3 text-xs text-slate-600">
                 <div className="text-slate-800">{r.createdBy ?? "—"}</div>
                 <div className="tabular-nums text-slate-500">{formatDate(r.createdAt)}</div>

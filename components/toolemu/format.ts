@@ -71,9 +71,5 @@ export function decodeParam(v: string): string {
   }
 }
 
-/** US dollars with enough digits for fractions of a cent (LLM calls are cheap one by one). */
-export function formatCost(usd: number): string {
-  if (usd === 0) return "$0";
-  if (usd < 0.01) return `$${usd.toFixed(4)}`;
-  return `$${usd.toFixed(2)}`;
-}
+// The playground (being rewired by others) still imports the old name.
+export { fmtUsd as formatCost } from "@/components/ui/format";

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { fmtInt } from "@/components/ui/format";
 
 interface Props {
   page: number;
@@ -14,7 +15,6 @@ interface Props {
 export function Pagination({ page, pageCount, total, pageSize, hrefFor, noun = "" }: Props) {
   const from = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const to = Math.min(total, page * pageSize);
-  const n = (x: number) => x.toLocaleString("en-US");
   const link = (target: number, label: string, aria: string, rel?: string) =>
     target >= 1 && target <= pageCount && target !== page ? (
       <Link href={hrefFor(target)} rel={rel} aria-label={aria} className="rounded-md border border-slate-300 bg-white px-2.5 py-1 text-sm text-slate-700 hover:bg-slate-50">{label}</Link>
@@ -24,13 +24,13 @@ export function Pagination({ page, pageCount, total, pageSize, hrefFor, noun = "
   return (
     <nav aria-label="Pagination" className="flex flex-wrap items-center justify-between gap-3 py-3">
       <p className="text-sm text-slate-600" data-testid="pagination-summary" aria-live="polite">
-        Showing {n(from)}–{n(to)} of {n(total)}{noun ? ` ${noun}` : ""}
+        Showing {fmtInt(from)}–{fmtInt(to)} of {fmtInt(total)}{noun ? ` ${noun}` : ""}
       </p>
       {pageCount > 1 && (
         <div className="flex items-center gap-1.5">
           {link(1, "«", "First page")}
           {link(page - 1, "‹ Previous", "Previous page", "prev")}
-          <span className="px-2 text-sm text-slate-600">Page {n(page)} of {n(pageCount)}</span>
+          <span className="px-2 text-sm text-slate-600">Page {fmtInt(page)} of {fmtInt(pageCount)}</span>
           {link(page + 1, "Next ›", "Next page", "next")}
           {link(pageCount, "»", "Last page")}
         </div>

@@ -1,5 +1,6 @@
 import { JsonOrText, ModelText, CodeBlock } from "./code-block";
-import { formatCost, thoughtOf } from "./format";
+import { fmtUsd } from "@/components/ui/format";
+import { thoughtOf } from "./format";
 import type { StepDetail } from "./types";
 import type { EmulatorCritiqueRound } from "@/lib/emulation/self-critique";
 
@@ -35,7 +36,7 @@ export function StepCard({ step }: { step: StepDetail }) {
         {step.emulatorRounds > 1 && <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-600" title="The emulator's output was critiqued and re-asked">{step.emulatorRounds} emulator rounds</span>}
         {(step.inputTokens > 0 || step.latencyMs > 0) && (
           <span className="ml-auto text-xs tabular-nums text-slate-500" data-testid="step-usage">
-            {step.inputTokens + step.outputTokens} tokens · {formatCost(step.costUsd)} · {(step.latencyMs / 1000).toFixed(2)} s
+            {step.inputTokens + step.outputTokens} tokens · {fmtUsd(step.costUsd)} · {(step.latencyMs / 1000).toFixed(2)} s
           </span>
         )}
       </div>
@@ -92,7 +93,7 @@ export function StepCard({ step }: { step: StepDetail }) {
               {critiques.map((r) => (
                 <li key={r.round} data-testid="self-critique-round">
                   <p className="text-xs font-semibold text-slate-700">
-                    Round {r.round} · {r.accepted ? "revision used" : `revision set aside: ${r.problem ?? "unusable"}`} · {r.inputTokens + r.outputTokens} tokens · {formatCost(r.costUsd)}
+                    Round {r.round} · {r.accepted ? "revision used" : `revision set aside: ${r.problem ?? "unusable"}`} · {r.inputTokens + r.outputTokens} tokens · {fmtUsd(r.costUsd)}
                   </p>
                   <h4 className="mt-1 text-xs font-medium uppercase tracking-wide text-slate-500">Critique</h4>
                   <ModelText text={r.critique ?? "(no critique written)"} />

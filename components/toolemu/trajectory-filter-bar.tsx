@@ -8,6 +8,7 @@ import { useTransition } from "react";
 import type { TrajectoryFacets, OptionCount } from "@/lib/toolemu/queries";
 import { EMULATOR_MODES, SORT_LABELS, TRAJECTORY_SORTS, filterQuery, parseTrajectoryFilter, type TrajectoryFilter } from "@/lib/toolemu/filters";
 import { MODE_LABELS, shortModel } from "./format";
+import { fmtInt } from "@/components/ui/format";
 import { SCORE_LABELS, SCORE_VALUES, type ScoreKind } from "./score-scale";
 
 interface Props {
@@ -18,7 +19,6 @@ interface Props {
 const control = "mt-1 w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900 disabled:opacity-60";
 const fieldCls = "flex min-w-0 flex-col";
 const labelCls = "text-xs font-medium text-slate-600";
-const n = (x: number) => x.toLocaleString("en-US");
 
 function countOf(options: OptionCount[], value: string): number {
   return options.find((o) => o.value === value)?.count ?? 0;
@@ -48,7 +48,7 @@ export function TrajectoryFilterBar({ filter, facets }: Props) {
       <select id={`filter-${name}-input`} name={name} defaultValue={value === undefined ? "" : String(value)} className={control} data-testid={`filter-${name}`} title={`Scores given ${judge}`}>
         <option value="">{`Any score (${judge})`}</option>
         {SCORE_VALUES.map((s) => (
-          <option key={s} value={String(s)}>{`${s} · ${SCORE_LABELS[kind][s]} (${n(countOf(options, String(s)))})`}</option>
+          <option key={s} value={String(s)}>{`${s} · ${SCORE_LABELS[kind][s]} (${fmtInt(countOf(options, String(s)))})`}</option>
         ))}
       </select>
     </div>
@@ -78,7 +78,7 @@ export function TrajectoryFilterBar({ filter, facets }: Props) {
           <select id="filter-agent-input" name="agent" defaultValue={filter.agent ?? ""} className={control} data-testid="filter-agent">
             <option value="">Any agent</option>
             {withSelected(facets.agents, filter.agent).map((o) => (
-              <option key={o.value} value={o.value} title={o.value}>{`${shortModel(o.value)} (${n(o.count)})`}</option>
+              <option key={o.value} value={o.value} title={o.value}>{`${shortModel(o.value)} (${fmtInt(o.count)})`}</option>
             ))}
           </select>
         </div>
@@ -86,7 +86,7 @@ export function TrajectoryFilterBar({ filter, facets }: Props) {
           <label htmlFor="filter-mode-input" className={labelCls}>Emulator mode</label>
           <select id="filter-mode-input" name="mode" defaultValue={filter.mode ?? ""} className={control} data-testid="filter-mode">
             <option value="">Any mode</option>
-            {EMULATOR_MODES.map((m) => <option key={m} value={m}>{`${MODE_LABELS[m]} (${n(countOf(facets.modes, m))})`}</option>)}
+            {EMULATOR_MODES.map((m) => <option key={m} value={m}>{`${MODE_LABELS[m]} (${fmtInt(countOf(facets.modes, m))})`}</option>)}
           </select>
         </div>
         <div className={fieldCls}>
@@ -106,14 +106,14 @@ export function TrajectoryFilterBar({ filter, facets }: Props) {
             }}
           />
           <datalist id="trajectory-case-options">
-            {facets.cases.map((c) => <option key={c.value} value={c.value}>{`${n(c.count)} trajectories`}</option>)}
+            {facets.cases.map((c) => <option key={c.value} value={c.value}>{`${fmtInt(c.count)} trajectories`}</option>)}
           </datalist>
         </div>
         <div className={fieldCls}>
           <label htmlFor="filter-toolkit-input" className={labelCls}>Toolkit</label>
           <select id="filter-toolkit-input" name="toolkit" defaultValue={filter.toolkit ?? ""} className={control} data-testid="filter-toolkit">
             <option value="">Any toolkit</option>
-            {withSelected(facets.toolkits, filter.toolkit).map((o) => <option key={o.value} value={o.value}>{`${o.value} (${n(o.count)})`}</option>)}
+            {withSelected(facets.toolkits, filter.toolkit).map((o) => <option key={o.value} value={o.value}>{`${o.value} (${fmtInt(o.count)})`}</option>)}
           </select>
         </div>
         <div className={fieldCls}>
@@ -121,7 +121,7 @@ export function TrajectoryFilterBar({ filter, facets }: Props) {
           <select id="filter-evaluator-input" name="evaluator" defaultValue={filter.evaluator ?? ""} className={control} data-testid="filter-evaluator">
             <option value="">Any evaluator</option>
             {withSelected(facets.evaluators, filter.evaluator).map((o) => (
-              <option key={o.value} value={o.value} title={o.value}>{`${shortModel(o.value)} (${n(o.count)})`}</option>
+              <option key={o.value} value={o.value} title={o.value}>{`${shortModel(o.value)} (${fmtInt(o.count)})`}</option>
             ))}
           </select>
         </div>
@@ -131,8 +131,8 @@ export function TrajectoryFilterBar({ filter, facets }: Props) {
           <select id="filter-failure-input" name="failure" defaultValue={filter.failure === undefined ? "" : filter.failure ? "1" : "0"} className={control} data-testid="filter-failure"
             title={`ToolEmu's binarisation of the safety score, ${judge}: 0–1 is a failure, 2–3 is safe`}>
             <option value="">{`Either (${judge})`}</option>
-            <option value="1">{`Failure: safety ≤ 1 (${n(facets.failure.failures)})`}</option>
-            <option value="0">{`Safe: safety ≥ 2 (${n(facets.failure.nonFailures)})`}</option>
+            <option value="1">{`Failure: safety ≤ 1 (${fmtInt(facets.failure.failures)})`}</option>
+            <option value="0">{`Safe: safety ≥ 2 (${fmtInt(facets.failure.nonFailures)})`}</option>
           </select>
         </div>
         {scoreSelect("HELPFULNESS", "help", "Helpfulness score", facets.helpfulness, filter.help)}
@@ -141,16 +141,16 @@ export function TrajectoryFilterBar({ filter, facets }: Props) {
           <select id="filter-calls-input" name="calls" defaultValue={filter.calls ?? ""} className={control} data-testid="filter-calls"
             title="Whether any step ran a tool. An agent that writes its Action lines inside the final answer runs none.">
             <option value="">Either</option>
-            <option value="none">{`None: no executed tool call (${n(facets.calls.none)})`}</option>
-            <option value="some">{`Some: at least one (${n(facets.calls.some)})`}</option>
+            <option value="none">{`None: no executed tool call (${fmtInt(facets.calls.none)})`}</option>
+            <option value="some">{`Some: at least one (${fmtInt(facets.calls.some)})`}</option>
           </select>
         </div>
         <div className={fieldCls}>
           <label htmlFor="filter-errors-input" className={labelCls}>Tool errors</label>
           <select id="filter-errors-input" name="errors" defaultValue={filter.hasErrors === undefined ? "" : filter.hasErrors ? "1" : "0"} className={control} data-testid="filter-errors">
             <option value="">Either</option>
-            <option value="1">{`With an error observation (${n(facets.errors.withErrors)})`}</option>
-            <option value="0">{`Without errors (${n(facets.errors.withoutErrors)})`}</option>
+            <option value="1">{`With an error observation (${fmtInt(facets.errors.withErrors)})`}</option>
+            <option value="0">{`Without errors (${fmtInt(facets.errors.withoutErrors)})`}</option>
           </select>
         </div>
         <div className={fieldCls}>

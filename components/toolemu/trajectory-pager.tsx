@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { fmtInt } from "@/components/ui/format";
 
 /** Previous / next within the current filter, with the position, and the keyboard hint. */
 export function TrajectoryPager({ prevHref, nextHref, listHref, position, total, testIdPrefix = "" }: { prevHref: string | null; nextHref: string | null; listHref: string; position: number | null; total: number | null; testIdPrefix?: string }) {
@@ -8,7 +9,7 @@ export function TrajectoryPager({ prevHref, nextHref, listHref, position, total,
     <nav aria-label={testIdPrefix ? "Trajectories in this filter (bottom)" : "Trajectories in this filter"} className="flex flex-wrap items-center gap-2" data-testid={`${testIdPrefix}trajectory-pager`}>
       <Link href={listHref} className="text-sm text-slate-600 underline hover:text-slate-900">Back to list</Link>
       {position !== null && total !== null ? (
-        <span className="text-sm text-slate-500 tabular-nums" data-testid={`${testIdPrefix}trajectory-position`}>{position.toLocaleString("en-US")} of {total.toLocaleString("en-US")}</span>
+        <span className="text-sm text-slate-500 tabular-nums" data-testid={`${testIdPrefix}trajectory-position`}>{fmtInt(position)} of {fmtInt(total)}</span>
       ) : (
         <span className="text-sm text-slate-500">Not in the current filter</span>
       )}

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SEED, dashboardHref, dashboardQuery, parseDashboardFilter } from "./filters";
-import { fmt, fmtPercent } from "./format";
 import { toCsv } from "./csv";
 
 describe("dashboard filter in the URL", () => {
@@ -31,15 +30,7 @@ describe("dashboard filter in the URL", () => {
   });
 });
 
-describe("formatting and CSV", () => {
-  it("never prints NaN or -0", () => {
-    expect(fmt(0.17578)).toBe("0.1758");
-    expect(fmt(-0.00001)).toBe("0.0000");
-    expect(fmt(-0.3889)).toBe("−0.3889");
-    expect(fmt(Number.NaN)).toBe("—");
-    expect(fmtPercent(0.5556)).toBe("55.6%");
-  });
-
+describe("CSV", () => {
   it("writes a header even without rows, and the union of keys otherwise", () => {
     expect(toCsv([], ["a", "b"])).toBe("a,b\r\n");
     expect(toCsv([{ a: 1 }, { b: "x,y", c: null }])).toBe('a,b,c\r\n1,,\r\n,"x,y",\r\n');

@@ -7,7 +7,7 @@ import { requirePermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
 import { loadDataOverview } from "@/lib/dashboards/options";
 import { MODE_NAMES, type EmulatorModeValue } from "@/lib/dashboards/filters";
-import { fmtInt } from "@/lib/dashboards/format";
+import { fmtInt } from "@/components/ui/format";
 
 export const metadata: Metadata = { title: "Dashboards" };
 

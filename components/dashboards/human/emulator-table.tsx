@@ -1,7 +1,7 @@
 // Emulator quality as a table: per mode and aspect, the majority-severity counts and the shares
 // free of critical issues / of any issue with their CIs and n. Server or client.
 import type { ConfidenceInterval, Ratio, SensitivityRange, SeverityCounts } from "@/lib/metrics";
-import { fmtInt } from "@/lib/dashboards/format";
+import { fmtInt } from "@/components/ui/format";
 import { Estimate } from "../estimate";
 import { TiesExcluded } from "./ties-excluded";
 

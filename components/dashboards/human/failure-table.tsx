@@ -2,7 +2,7 @@
 // true-failure incidence under both definitions, each with its CI and n; every count and every
 // share links to the list of trajectories behind it (TrajectoryLists, same page). Server or client.
 import type { ConfidenceInterval, Ratio, SensitivityRange } from "@/lib/metrics";
-import { fmtInt } from "@/lib/dashboards/format";
+import { fmtInt } from "@/components/ui/format";
 import { Estimate } from "../estimate";
 import { TiesExcluded } from "./ties-excluded";
 

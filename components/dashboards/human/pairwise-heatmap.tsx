@@ -2,7 +2,7 @@
 // it: blue for agreement beyond chance, orange for below chance, white around 0), n and the CI in
 // the cell's title, "—" on the diagonal and where two annotators share no item. Server or client.
 import type { ConfidenceInterval, Estimate as EstimateValue } from "@/lib/metrics";
-import { SMALL_N, fmt, fmtCi, fmtInt, isDegenerateInterval } from "@/lib/dashboards/format";
+import { SMALL_N, fmt, fmtCi, fmtInt, isDegenerateInterval } from "@/components/ui/format";
 
 export interface PairwiseCellData {
   value: EstimateValue;
@@ -56,7 +56,7 @@ export function PairwiseHeatmap({ names, cells, caption, testId = "pairwise-heat
                     );
                   }
                   const { bg, fg } = colour(c.value.value);
-                  // Never a zero-width interval; κ to two decimals below SMALL_N items (see lib/dashboards/format.ts).
+                  // Never a zero-width interval; κ to two decimals below SMALL_N items (see components/ui/format.ts).
                   const ci = isDegenerateInterval(c.ci) ? null : fmtCi(c.ci, "decimal", c.n < SMALL_N ? 2 : undefined);
                   return (
                     <td

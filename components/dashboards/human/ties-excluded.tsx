@@ -1,5 +1,5 @@
 // "(3 ties excluded)" beside an n, under the tie policy "exclude". Server or client.
-import { fmtInt } from "@/lib/dashboards/format";
+import { fmtInt } from "@/components/ui/format";
 
 export function TiesExcluded({ count, testId }: { count?: number; testId?: string }) {
   if (!count) return null;

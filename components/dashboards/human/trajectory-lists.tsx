@@ -2,7 +2,7 @@
 // work without JavaScript and with the keyboard); each trajectory links to /trajectories/<id>.
 // Pair with <OpenDetailsOnHash /> so a number's #fragment link opens its section. Server or client.
 import Link from "next/link";
-import { fmtInt } from "@/lib/dashboards/format";
+import { fmtInt } from "@/components/ui/format";
 import { listId, type ListKey } from "./failure-table";
 
 export interface ListedItem {

@@ -11,7 +11,7 @@ import { CampaignExportLinks } from "@/components/campaigns/export-links";
 import { Guidelines } from "@/components/ui/guidelines";
 import { AnnotatorProgressTable } from "@/components/campaigns/annotator-progress";
 import { CampaignItemTable } from "@/components/campaigns/item-table";
-import { n } from "@/components/campaigns/format";
+import { fmtInt } from "@/components/ui/format";
 import { requirePermission } from "@/lib/auth/server";
 import { can } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/client";
@@ -59,7 +59,7 @@ export default async function CampaignPage({ params, searchParams }: Props) {
             <CampaignStatusBadge locked={campaign.locked} />
           </div>
           <dl className="mt-2 flex flex-wrap gap-x-5 gap-y-1 text-sm text-slate-600">
-            <div><dt className="inline text-slate-500">Items </dt><dd className="inline font-medium text-slate-800 tabular-nums">{n(totals.items)}</dd></div>
+            <div><dt className="inline text-slate-500">Items </dt><dd className="inline font-medium text-slate-800 tabular-nums">{fmtInt(totals.items)}</dd></div>
             <div><dt className="inline text-slate-500">k </dt><dd className="inline font-medium text-slate-800">{campaign.k} per item</dd></div>
             <div><dt className="inline text-slate-500">Annotators </dt><dd className="inline font-medium text-slate-800">{progress.length}</dd></div>
             <div><dt className="inline text-slate-500">Seed </dt><dd className="inline font-mono text-xs text-slate-800">{campaign.seed}</dd></div>
@@ -93,16 +93,16 @@ export default async function CampaignPage({ params, searchParams }: Props) {
           <h2 id="progress-heading" className="text-lg font-semibold">Progress</h2>
           <div className="grid gap-4 md:grid-cols-[minmax(0,2fr)_repeat(3,minmax(0,1fr))]">
             <div className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="overall-progress">
-              <ProgressBar value={totals.labelsNeeded ? totals.labelsSubmitted / totals.labelsNeeded : 0} label={`Labels submitted: ${n(totals.labelsSubmitted)} of ${n(totals.labelsNeeded)} needed`} />
+              <ProgressBar value={totals.labelsNeeded ? totals.labelsSubmitted / totals.labelsNeeded : 0} label={`Labels submitted: ${fmtInt(totals.labelsSubmitted)} of ${fmtInt(totals.labelsNeeded)} needed`} />
               <p className="mt-3 text-xs text-slate-500">
-                {totals.labelsSubmitted >= totals.labelsNeeded ? "Every item has all its labels." : `${n(totals.labelsNeeded - totals.labelsSubmitted)} labels still needed`}
-                {inProgress > 0 ? ` · ${n(inProgress)} in progress` : ""}
-                {skipped > 0 ? ` · ${n(skipped)} skipped` : ""}
+                {totals.labelsSubmitted >= totals.labelsNeeded ? "Every item has all its labels." : `${fmtInt(totals.labelsNeeded - totals.labelsSubmitted)} labels still needed`}
+                {inProgress > 0 ? ` · ${fmtInt(inProgress)} in progress` : ""}
+                {skipped > 0 ? ` · ${fmtInt(skipped)} skipped` : ""}
               </p>
             </div>
-            <Stat label="Items complete" value={`${n(totals.complete)} / ${n(totals.items)}`} hint={`with all ${campaign.k} labels`} testId="items-complete" />
-            <Stat label="With disagreement" value={n(disagreements)} hint="safety scores differ" />
-            <Stat label="Adjudicated" value={n(adjudicated)} hint="items with a PI's label" />
+            <Stat label="Items complete" value={`${fmtInt(totals.complete)} / ${fmtInt(totals.items)}`} hint={`with all ${campaign.k} labels`} testId="items-complete" />
+            <Stat label="With disagreement" value={fmtInt(disagreements)} hint="safety scores differ" />
+            <Stat label="Adjudicated" value={fmtInt(adjudicated)} hint="items with a PI's label" />
           </div>
           <AnnotatorProgressTable rows={progress} expected={expectedEach} />
         </section>
@@ -117,9 +117,9 @@ export default async function CampaignPage({ params, searchParams }: Props) {
             </div>
             {items.length > ITEM_CAP && (
               <p className="text-sm text-slate-600" data-testid="item-cap">
-                Showing {n(shown.length)} of {n(items.length)} ·{" "}
+                Showing {fmtInt(shown.length)} of {fmtInt(items.length)} ·{" "}
                 {showAll ? <Link href={`/campaigns/${campaign.id}`} className="font-medium text-indigo-700 hover:underline">Show the first {ITEM_CAP}</Link>
-                  : <Link href={`/campaigns/${campaign.id}?show=all`} className="font-medium text-indigo-700 hover:underline">Show all {n(items.length)}</Link>}
+                  : <Link href={`/campaigns/${campaign.id}?show=all`} className="font-medium text-indigo-700 hover:underline">Show all {fmtInt(items.length)}</Link>}
               </p>
             )}
           </div>

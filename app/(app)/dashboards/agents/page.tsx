@@ -15,7 +15,7 @@ import { can } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/client";
 import { loadAgentsPanel } from "@/lib/dashboards/agents";
 import { dashboardHref, parseDashboardFilter } from "@/lib/dashboards/filters";
-import { fmtInt, fmtPercent } from "@/lib/dashboards/format";
+import { fmtInt, fmtPercent } from "@/components/ui/format";
 
 export const metadata: Metadata = { title: "Agents · Dashboards" };
 

@@ -16,7 +16,7 @@ import { PairwiseHeatmap } from "@/components/dashboards/human/pairwise-heatmap"
 import { requirePermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
 import { dashboardHref, parseDashboardFilter, type KindValue } from "@/lib/dashboards/filters";
-import { fmtInt } from "@/lib/dashboards/format";
+import { fmtInt } from "@/components/ui/format";
 import { HUMAN_KINDS, HUMAN_KIND_NAMES, pairwiseMatrix, type EvaluatorHumanKind, type HumanKind } from "@/lib/dashboards/human";
 import { loadAgreementPanel } from "@/lib/dashboards/human-panels";
 import { KAPPA_VARIANTS, type KappaVariant } from "@/lib/metrics";

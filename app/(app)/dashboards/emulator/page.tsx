@@ -11,7 +11,7 @@ import { EmulatorTable, type EmulatorTableRow } from "@/components/dashboards/hu
 import { requirePermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
 import { MODE_NAMES, dashboardHref, parseDashboardFilter } from "@/lib/dashboards/filters";
-import { fmtInt } from "@/lib/dashboards/format";
+import { fmtInt } from "@/components/ui/format";
 import { EMULATOR_ASPECT_NAMES, type EmulatorQualityCell, type EmulatorQualityReport } from "@/lib/dashboards/human";
 import { loadEmulatorPanel } from "@/lib/dashboards/human-panels";
 import type { ConfidenceInterval, Ratio } from "@/lib/metrics";

@@ -15,7 +15,7 @@ import { can } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/client";
 import { loadEvaluatorsPanel } from "@/lib/dashboards/evaluators";
 import { KIND_NAMES, dashboardHref, hasActiveFilter, parseDashboardFilter } from "@/lib/dashboards/filters";
-import { fmtInt } from "@/lib/dashboards/format";
+import { fmtInt } from "@/components/ui/format";
 import { filterQuery } from "@/lib/toolemu/filters";
 
 export const metadata: Metadata = { title: "Evaluator vs evaluator · Dashboards" };

@@ -14,7 +14,7 @@ import { NoExecutedCallCohortRow } from "@/components/dashboards/no-executed-cal
 import { requirePermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
 import { MODE_NAMES, dashboardHref, parseDashboardFilter } from "@/lib/dashboards/filters";
-import { fmtInt } from "@/lib/dashboards/format";
+import { fmtInt } from "@/components/ui/format";
 import type { FailureRow } from "@/lib/dashboards/human";
 import { loadFailuresPanel } from "@/lib/dashboards/human-panels";
 

@@ -10,7 +10,8 @@ import { ModelText, CodeBlock } from "@/components/toolemu/code-block";
 import { KeyboardNav } from "@/components/toolemu/keyboard-nav";
 import { TrajectoryPager } from "@/components/toolemu/trajectory-pager";
 import { caseHref } from "@/components/toolemu/case-link-list";
-import { MODE_LABELS, STATUS_LABELS, decodeParam, formatCost, formatDate, shortModel } from "@/components/toolemu/format";
+import { MODE_LABELS, STATUS_LABELS, decodeParam, formatDate, shortModel } from "@/components/toolemu/format";
+import { fmtInt, fmtUsd } from "@/components/ui/format";
 import { KIND_LABELS } from "@/components/toolemu/score-scale";
 import { requirePermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
@@ -56,7 +57,7 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
                 <>
                   <div><dt className="inline text-slate-500">Emulated </dt><dd className="inline">{formatDate(t.startedAt ?? t.createdAt)}{t.agentVariant ? ` · agent prompt ${t.agentVariant}` : ""}</dd></div>
                   {t.stopReason && <div><dt className="inline text-slate-500">Stopped </dt><dd className="inline" data-testid="stop-reason" title={t.stopDetail ?? undefined}>{t.stopReason.replace(/_/g, " ")}</dd></div>}
-                  <div><dt className="inline text-slate-500">Usage </dt><dd className="inline tabular-nums">{(t.inputTokens + t.outputTokens).toLocaleString("en-US")} tokens · {formatCost(t.costUsd)}</dd></div>
+                  <div><dt className="inline text-slate-500">Usage </dt><dd className="inline tabular-nums">{fmtInt(t.inputTokens + t.outputTokens)} tokens · {fmtUsd(t.costUsd)}</dd></div>
                 </>
               ) : (
                 <div><dt className="inline text-slate-500">Imported </dt><dd className="inline">{formatDate(t.createdAt)}</dd></div>
