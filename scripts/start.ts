@@ -15,7 +15,7 @@ import { seedDemoUsers, usableDemoUsers } from "@/lib/seed/demo-users";
 import { DEMO_CAMPAIGN_NAME, seedDemoCampaign, seedToolemuData } from "@/lib/seed/bundled-data";
 import { resolveAuthSecret } from "@/lib/auth/secret";
 import { ensureOfflineEndpoint, OFFLINE_ENDPOINT_NAME } from "@/lib/llm/endpoints";
-import { interruptOrphanEpisodes } from "@/lib/emulation/background";
+import { interruptOrphanEpisodes } from "@/lib/engine/background";
 import { DEFAULT_OFFLINE_PORT, startOfflineModel, type OfflineModelServer } from "@/lib/llm/offline/server";
 import { describeFaults } from "@/lib/llm/offline/faults";
 import { OFFLINE_MODEL_LABEL } from "@/lib/llm/types";

@@ -16,7 +16,7 @@ import { AppError } from "@/lib/errors";
 import { canonicalJson } from "@/lib/toolemu/canonical";
 import { ITEM_CONTENT_COLUMNS, ITEM_CONTENT_JOINS, toBlindedItem, type BlindedItem, type ItemContentRow } from "./blinded";
 import { redactIfAsked } from "./redact";
-import type { LabelValues } from "./label-schema";
+import type { LabelValues } from "@/lib/trajectory/label-schema";
 import { campaignSchema, schemaColumn, type CompiledSchema } from "./schema-cache";
 
 export const LEASE_MS = 30 * 60_000;

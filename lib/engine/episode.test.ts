@@ -20,7 +20,7 @@ import { EMULATOR_HOOK_INVALID_ALWAYS, EMULATOR_HOOK_INVALID_ONCE } from "@/lib/
 import { evaluateTrajectory } from "@/lib/evaluation/evaluate";
 import { APP_VERSION } from "@/lib/version";
 import { EMULATOR_FAILURE_OBSERVATION, runEpisode, startEpisode, type EpisodeResult, type StepEvent } from "./episode";
-import type { AgentVariant, EmulatorModeValue } from "./types";
+import type { AgentVariant, EmulatorModeValue } from "@/lib/trajectory/types";
 
 const DATA = sharedDataDir();
 let t: TestDatabase;

@@ -34,17 +34,17 @@ import { evaluateTrajectory, type EvaluationOutcome } from "@/lib/evaluation/eva
 import type { EvaluatorKind } from "@/lib/evaluation/prompts/build";
 import type { RecordedCall } from "@/lib/prompts/render";
 import { APP_VERSION } from "@/lib/version";
-import { loadCaseSpec } from "./case-spec";
-import { checkToolInput, errorObservation } from "./input-check";
-import { parseAgentOutput } from "./parse-agent";
-import { parseEmulatorOutput } from "./parse-emulator";
-import { agentTurnMessages, buildAgentMessages, buildCritiqueMessages, buildEmulatorMessages, buildSelfCritiqueMessages } from "./prompts/build";
-import { MAX_SELF_CRITIQUE_ROUNDS, splitCritique, type EmulatorCritiqueRound } from "./self-critique";
-import { AGENT_TEMPLATES } from "./prompts/agent";
-import { EMULATOR_CRITIQUE, EMULATOR_SELF_CRITIQUE, EMULATOR_TEMPLATES } from "./prompts/emulator";
+import { loadCaseSpec } from "@/lib/trajectory/case-spec";
+import { checkToolInput, errorObservation } from "@/lib/emulation/input-check";
+import { parseAgentOutput } from "@/lib/emulation/parse-agent";
+import { parseEmulatorOutput } from "@/lib/emulation/parse-emulator";
+import { agentTurnMessages, buildAgentMessages, buildCritiqueMessages, buildEmulatorMessages, buildSelfCritiqueMessages } from "@/lib/emulation/prompts/build";
+import { MAX_SELF_CRITIQUE_ROUNDS, splitCritique, type EmulatorCritiqueRound } from "@/lib/emulation/self-critique";
+import { AGENT_TEMPLATES } from "@/lib/emulation/prompts/agent";
+import { EMULATOR_CRITIQUE, EMULATOR_SELF_CRITIQUE, EMULATOR_TEMPLATES } from "@/lib/emulation/prompts/emulator";
 import { EVALUATOR_TEMPLATES } from "@/lib/evaluation/prompts/evaluator";
 import { templateRef } from "@/lib/prompts/template";
-import { EMULATOR_CRITIQUE_ROUNDS, MAX_AGENT_STEPS, type AgentVariant, type CaseSpec, type EmulatorModeValue } from "./types";
+import { EMULATOR_CRITIQUE_ROUNDS, MAX_AGENT_STEPS, type AgentVariant, type CaseSpec, type EmulatorModeValue } from "@/lib/trajectory/types";
 
 /** What the agent sees when the emulator gave no usable observation after its critique rounds. */
 export const EMULATOR_FAILURE_OBSERVATION = errorObservation("the tool returned no usable response to this call; its effect is unknown.", "ToolUnavailableException");

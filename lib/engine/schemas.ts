@@ -1,7 +1,7 @@
 // Inputs of the engine's use cases, validated at the edge (server actions, CLI).
 import { z } from "zod";
-import { AGENT_VARIANTS, EMULATOR_MODES } from "./types";
-import { MAX_SELF_CRITIQUE_ROUNDS } from "./self-critique";
+import { AGENT_VARIANTS, EMULATOR_MODES } from "@/lib/trajectory/types";
+import { MAX_SELF_CRITIQUE_ROUNDS } from "@/lib/emulation/self-critique";
 
 export const startEpisodeSchema = z.object({
   caseId: z.string().min(1, "Pick a test case."),

@@ -4,7 +4,7 @@
 import { AGENT_HELPFUL_SAFE, AGENT_NAIVE, AGENT_NO_ACTION, AGENT_SAFETY } from "@/lib/emulation/prompts/agent";
 import { EMULATOR_ADVERSARIAL, EMULATOR_ADVERSARIAL_V1, EMULATOR_CRITIQUE, EMULATOR_SELF_CRITIQUE, EMULATOR_STANDARD, EMULATOR_STANDARD_V1 } from "@/lib/emulation/prompts/emulator";
 import { EVALUATOR_HELPFULNESS, EVALUATOR_SAFETY } from "@/lib/evaluation/prompts/evaluator";
-import { placeholdersOf, templateRef, type PromptTemplate } from "./template";
+import { placeholdersOf, templateRef, type PromptTemplate } from "@/lib/prompts/template";
 
 export const PROMPT_TEMPLATES: readonly PromptTemplate[] = [
   AGENT_NAIVE,

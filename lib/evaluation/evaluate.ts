@@ -8,7 +8,7 @@
 // for good stores nothing and is reported in the outcome.
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import { loadCaseSpec } from "@/lib/emulation/case-spec";
+import { loadCaseSpec } from "@/lib/trajectory/case-spec";
 import { LlmCallError, type ModelClient } from "@/lib/llm/types";
 import type { PromptTemplate } from "@/lib/prompts/template";
 import type { RecordedCall } from "@/lib/prompts/render";

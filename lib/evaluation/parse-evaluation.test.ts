@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { evaluatorText, realEvaluations } from "@/lib/emulation/test-corpus";
+import { evaluatorText, realEvaluations } from "@/lib/testing/test-corpus";
 import { EVALUATION_LABELS, HELPFULNESS_LABELS, labelOfScore, SAFETY_LABELS, scoreOfLabel } from "./labels";
 import { parseEvaluatorOutput } from "./parse-evaluation";
 

@@ -3,8 +3,8 @@
 // tolerantly (any case, markdown, "Possible Mild Risk (2)", "**2**", trailing text). When the
 // label and the score disagree the label wins and `warning` says so; nothing found → score null,
 // never a guess. Never throws.
-import { stripThinkBlocks } from "@/lib/emulation/json-text";
-import { findLabels, type LabelHit, type LabelSpec } from "@/lib/emulation/labels-in-text";
+import { stripThinkBlocks } from "@/lib/trajectory/json-text";
+import { findLabels, type LabelHit, type LabelSpec } from "@/lib/trajectory/labels-in-text";
 import { EVALUATION_LABELS, labelOfScore, type EvaluationKindValue } from "./labels";
 
 export interface EvaluatorParse {

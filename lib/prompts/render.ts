@@ -7,6 +7,10 @@ export const SESSION = {
   current_time: "11:37 AM UTC-05:00, Tuesday, February 22, 2022",
 } as const;
 
+/** The session lines of the agent's, the emulator's and the evaluator's user message (SESSION fills them). */
+export const SESSION_CONTEXT = `User: {user_name} ({user_email})
+Current time: {current_time}`;
+
 /** "- a\n- b", or "- none". */
 export function bulletList(items: readonly string[]): string {
   const clean = items.map((s) => s.replace(/\s*[\r\n]+\s*/g, " ").trim()).filter(Boolean);

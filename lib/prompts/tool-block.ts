@@ -14,7 +14,7 @@
 //   </tools>
 //
 // A section with nothing in it reads "Arguments: none". Descriptions are kept on one line.
-import type { ToolException, ToolkitSpec, ToolParameter, ToolReturn, ToolSpec } from "@/lib/emulation/types";
+import type { ToolException, ToolkitSpec, ToolParameter, ToolReturn, ToolSpec } from "@/lib/trajectory/types";
 
 export const TOOLS_OPEN = "<tools>";
 export const TOOLS_CLOSE = "</tools>";

@@ -5,7 +5,7 @@ import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { AppError } from "@/lib/errors";
 import { recordAudit } from "@/lib/audit/record";
-import { PROMPT_TEMPLATES } from "@/lib/prompts/registry";
+import { PROMPT_TEMPLATES } from "@/lib/engine/template-registry";
 import { templateRef } from "@/lib/prompts/template";
 import type { EpisodeQueue } from "@/lib/jobs/boss";
 import { resolveCases } from "./cases";

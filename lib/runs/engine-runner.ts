@@ -4,8 +4,8 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import type { ModelEndpoint, Prisma } from "@/lib/db/generated/client";
-import { runEpisode } from "@/lib/emulation/episode";
-import type { AgentVariant } from "@/lib/emulation/types";
+import { runEpisode } from "@/lib/engine/episode";
+import type { AgentVariant } from "@/lib/trajectory/types";
 import { createModelClient, type ModelClientOptions } from "@/lib/llm/client";
 import { toEndpointSettings } from "@/lib/llm/endpoints";
 import { LlmCallError, type LlmErrorKind } from "@/lib/llm/types";

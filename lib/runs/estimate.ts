@@ -14,7 +14,7 @@
 //     SCRATCHPAD_TOKENS_PER_STEP each step — with fixed output sizes;
 //   - cost = tokens × the endpoint's price per 1k input/output tokens; cache hits, retries and
 //     failed attempts are not counted (an upper bound on cache hits, a lower bound on retries).
-import { MAX_AGENT_STEPS } from "@/lib/emulation/types";
+import { MAX_AGENT_STEPS } from "@/lib/trajectory/types";
 
 export const DEFAULT_STEPS = 4;
 export const MIN_OBSERVED = 20;

@@ -1,6 +1,6 @@
 // Input schemas for runs, shared by the server actions, the CLI and the forms.
 import { z } from "zod";
-import { AGENT_VARIANTS, EMULATOR_MODES } from "@/lib/emulation/types";
+import { AGENT_VARIANTS, EMULATOR_MODES } from "@/lib/trajectory/types";
 import { MAX_SELF_CRITIQUE_ROUNDS } from "@/lib/emulation/self-critique";
 
 const names = z.array(z.string().trim().min(1).max(200)).max(500);

@@ -3,8 +3,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { sharedDataDir } from "@/lib/testing/shared-data";
-import { toolSpecsFromToolkitJson } from "./input-check";
-import type { ToolkitSpec, ToolSpec } from "./types";
+import { toolSpecsFromToolkitJson } from "@/lib/trajectory/tool-spec";
+import type { ToolkitSpec, ToolSpec } from "@/lib/trajectory/types";
 
 const RUNS = () => path.join(sharedDataDir(), "trajectories/qwen2.5-7b-instruct");
 /** The trajectory files of both judge folders are byte-identical; one folder's copy is read. */

@@ -1,7 +1,7 @@
 // A stored test case with its toolkits and tools, as the engine's CaseSpec.
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import { toolSpecFromRow } from "./input-check";
+import { toolSpecFromRow } from "./tool-spec";
 import type { CaseSpec } from "./types";
 
 export interface LoadedCase {

@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { createCampaign } from "@/lib/annotation/campaigns";
-import { TOOLEMU_LABEL_SCHEMA, type LabelValues } from "@/lib/annotation/label-schema";
+import { TOOLEMU_LABEL_SCHEMA, type LabelValues } from "@/lib/trajectory/label-schema";
 import type { BlindedItem } from "@/lib/annotation/blinded";
 import { hashPassword } from "@/lib/auth/password";
 import { createPrisma, type Db } from "@/lib/db/client";

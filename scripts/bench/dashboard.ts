@@ -32,7 +32,7 @@ import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { createPrisma, type Db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
-import { TOOLEMU_LABEL_SCHEMA } from "@/lib/annotation/label-schema";
+import { TOOLEMU_LABEL_SCHEMA } from "@/lib/trajectory/label-schema";
 import { Prisma } from "@/lib/db/generated/client";
 import { evaluatorVsHuman, packedVotesSql, resolveHumanScope, type EvaluatorVsHuman, type HumanScope } from "@/lib/dashboards/human";
 import { evaluatorVsHumanCached, humanAgreementCached } from "@/lib/dashboards/human-cached";

@@ -7,7 +7,7 @@ import { createRun, previewRun } from "@/lib/runs/create";
 import { cancelRun, pauseRun, resumeRun, retryFailed } from "@/lib/runs/control";
 import { listRuns, loadRunProgress, type RunProgress } from "@/lib/runs/queries";
 import { runInputSchema, type CaseSelection, type RunInput } from "@/lib/runs/schemas";
-import { AGENT_VARIANTS, type AgentVariant } from "@/lib/emulation/types";
+import { AGENT_VARIANTS, type AgentVariant } from "@/lib/trajectory/types";
 import { stringFlag, type Args } from "./args";
 import { info } from "./output";
 

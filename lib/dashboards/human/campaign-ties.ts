@@ -6,7 +6,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
-import { parseLabelSchema } from "@/lib/annotation/label-schema";
+import { parseLabelSchema } from "@/lib/trajectory/label-schema";
 import { EMULATOR_ASPECT_KEYS, TIE_FIELD_NAMES, type CampaignTies } from "./human-fields";
 
 export { TIE_FIELD_NAMES, type CampaignTie, type CampaignTies } from "./human-fields";

@@ -52,7 +52,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
-import { parseLabelSchema, type LabelSchema } from "@/lib/annotation/label-schema";
+import { parseLabelSchema, type LabelSchema } from "@/lib/trajectory/label-schema";
 import {
   BINARY_LABELS,
   BINARY_THRESHOLD,

@@ -25,7 +25,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { Prisma } from "@/lib/db/generated/client";
-import type { LabelSchema } from "@/lib/annotation/label-schema";
+import type { LabelSchema } from "@/lib/trajectory/label-schema";
 import { BINARY_THRESHOLD, SCORE_LABELS, normalizeSeed } from "@/lib/metrics";
 import type { DashboardFilter } from "./filters";
 import { dashboardWhere } from "./sql";

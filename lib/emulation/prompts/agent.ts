@@ -8,10 +8,8 @@
 // services the request concerns). Any Action it writes anyway is refused by the engine with an
 // error observation and never emulated (lib/emulation/episode.ts), so the variant takes no action
 // by construction while its answer, tokens and cost are those of the model under test.
+import { SESSION_CONTEXT } from "@/lib/prompts/render";
 import type { PromptTemplate } from "@/lib/prompts/template";
-
-export const SESSION_CONTEXT = `User: {user_name} ({user_email})
-Current time: {current_time}`;
 
 const REACT_FORMAT = `## How to answer
 Work step by step. Each of your turns is exactly one of these two forms.

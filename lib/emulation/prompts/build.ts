@@ -4,7 +4,7 @@ import type { ChatMessage } from "@/lib/llm/types";
 import { renderTemplate } from "@/lib/prompts/template";
 import { renderToolBlock } from "@/lib/prompts/tool-block";
 import { bulletList, oneLine, renderEmulatorCalls, SESSION, type RecordedCall } from "@/lib/prompts/render";
-import type { AgentVariant, CaseSpec, EmulatorModeValue, ToolSpec } from "../types";
+import type { AgentVariant, CaseSpec, EmulatorModeValue, ToolSpec } from "@/lib/trajectory/types";
 import { AGENT_TEMPLATES } from "./agent";
 import { EMULATOR_CRITIQUE, EMULATOR_SELF_CRITIQUE, EMULATOR_TEMPLATES } from "./emulator";
 

@@ -7,7 +7,7 @@
 // potential risky outcomes and potential risky actions. NEITHER gets the expected achievements:
 // no template here has a placeholder for them (a test checks the rendered text).
 import type { PromptTemplate } from "@/lib/prompts/template";
-import { SESSION_CONTEXT } from "./agent";
+import { SESSION_CONTEXT } from "@/lib/prompts/render";
 
 const coreText = (withSummaries: boolean) => `## What you are given
 - The specifications of the available tools, between <tools> and </tools>: arguments, the fields

@@ -2,7 +2,7 @@
 // only actions, inputs, observations and the final answer: there is no field for the agent's or
 // the emulator's thoughts, so they cannot reach an evaluator.
 import type { ChatMessage } from "@/lib/llm/types";
-import type { CaseSpec } from "@/lib/emulation/types";
+import type { CaseSpec } from "@/lib/trajectory/types";
 import { renderTemplate, type PromptTemplate } from "@/lib/prompts/template";
 import { renderToolBlock } from "@/lib/prompts/tool-block";
 import { bulletList, renderCalls, SESSION, type RecordedCall } from "@/lib/prompts/render";

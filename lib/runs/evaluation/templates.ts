@@ -1,6 +1,6 @@
 // The evaluator template versions an evaluation run may use. A version is offered when every
 // kind has a template of that version (see naming.ts for why one number covers both kinds).
-import { PROMPT_TEMPLATES } from "@/lib/prompts/registry";
+import { PROMPT_TEMPLATES } from "@/lib/engine/template-registry";
 import type { PromptTemplate } from "@/lib/prompts/template";
 
 export type EvaluationKindValue = "SAFETY" | "HELPFULNESS";

@@ -23,7 +23,7 @@
 //   argument), "[offline:agent-unparsable]" (an answer without Action or Final Answer),
 //   "[offline:agent-loop]" (keeps looking things up, never finishes).
 import type { ChatMessage } from "@/lib/llm/types";
-import type { ToolSpec } from "@/lib/emulation/types";
+import type { ToolSpec } from "@/lib/trajectory/types";
 import { exampleValidInput } from "@/lib/emulation/input-check";
 import type { ParsedMarker } from "@/lib/prompts/template";
 import { parseTools } from "@/lib/prompts/tool-block";

@@ -2,7 +2,7 @@
 // function of the messages), words, the verb vocabulary of tool names, and reading sections back
 // out of our own rendered prompts.
 import { mulberry32 } from "@/lib/metrics/rng";
-import type { ToolSpec } from "@/lib/emulation/types";
+import type { ToolSpec } from "@/lib/trajectory/types";
 
 /** The label every text the offline model writes carries. */
 export { OFFLINE_MODEL_LABEL as HEURISTIC } from "@/lib/offline-label";

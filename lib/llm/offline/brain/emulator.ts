@@ -20,7 +20,7 @@
 //   Test hooks in the request text: "[offline:emulator-invalid-once]" makes every first answer
 //   invalid, "[offline:emulator-invalid-always]" every answer.
 import type { ChatMessage } from "@/lib/llm/types";
-import type { ToolSpec } from "@/lib/emulation/types";
+import type { ToolSpec } from "@/lib/trajectory/types";
 import { parseRoleMarker, type ParsedMarker } from "@/lib/prompts/template";
 import { parseTools } from "@/lib/prompts/tool-block";
 import {

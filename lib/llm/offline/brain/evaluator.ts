@@ -16,7 +16,7 @@
 import { parseToolBlock } from "@/lib/prompts/tool-block";
 import type { ParsedMarker } from "@/lib/prompts/template";
 import { NO_FINAL_ANSWER } from "@/lib/evaluation/prompts/build";
-import type { ToolSpec } from "@/lib/emulation/types";
+import type { ToolSpec } from "@/lib/trajectory/types";
 import { between, bulletItems, camelWords, contentStems, HEURISTIC, isErrorObservation, parseCallLines, riskOf, stem, truncate, type ParsedCall } from "./common";
 
 interface EvaluatorInput {
