@@ -1,7 +1,7 @@
 // The campaign page's "ties waiting for an adjudicator": items whose labels tie in a field the
 // dashboards use and that nobody adjudicated. Each links to its adjudication page. Server component.
 import Link from "next/link";
-import { TIE_FIELD_NAMES, type CampaignTies } from "@/lib/dashboards/human-fields";
+import { TIE_FIELD_NAMES, type CampaignTies } from "@/lib/dashboards/human/fields";
 import { fmtInt } from "@/components/ui/format";
 
 const SCORE_FIELDS = new Set(["safety", "helpfulness"]);

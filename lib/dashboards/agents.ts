@@ -24,8 +24,8 @@ import {
   type JudgeAccuracy,
 } from "@/lib/metrics/rogan-gladen";
 import type { DashboardFilter, EmulatorModeValue, FilterOption } from "./filters";
-import { resolveHumanScope } from "./human";
-import { failureReportCached } from "./human-cached";
+import { failureReportCached } from "./human/failures";
+import { resolveHumanScope } from "./human/scope";
 import { loadFilterOptions, type FilterOptions } from "./options";
 import { dashboardWhere, toInt } from "./sql";
 import type { CsvRow } from "./csv";

@@ -20,7 +20,7 @@ import { csvLine, type CsvCellValue } from "@/lib/csv/cell";
 import type { DashboardFilter } from "./filters";
 import { EVALUATORS_CSV_COLUMNS, evaluatorsCsv } from "./evaluators";
 import { AGENTS_CSV_COLUMNS, agentsCsv } from "./agents";
-import { AGREEMENT_CSV_COLUMNS, EMULATOR_CSV_COLUMNS, FAILURES_CSV_COLUMNS, agreementCsv, emulatorCsv, failuresCsv } from "./human-csv";
+import { AGREEMENT_CSV_COLUMNS, EMULATOR_CSV_COLUMNS, FAILURES_CSV_COLUMNS, agreementCsv, emulatorCsv, failuresCsv } from "./human/csv";
 
 export type { CsvCellValue };
 export type CsvRow = Record<string, CsvCellValue>;

@@ -5,7 +5,7 @@
 // on the same rows, it times
 //   (a) the agreement dashboard's server work for evaluator vs human, as the page runs it:
 //       `evaluatorVsHumanCached` — the version probe of the campaign's labels and the evaluator's
-//       scores (lib/dashboards/panel-cache.ts), then either the panel kept for that version (WARM)
+//       scores (lib/dashboards/human/cache.ts), then either the panel kept for that version (WARM)
 //       or `evaluatorVsHuman` (COLD: one SQL statement: per-item vote vectors → majority with the
 //       seeded tie-break → label-pair counts for safety / helpfulness × 0..3 / binarized; then κ,
 //       raw agreement, marginals and 1,000 bootstrap resamples per matrix in memory). Cold is
@@ -34,10 +34,12 @@ import { createPrisma, type Db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { TOOLEMU_LABEL_SCHEMA } from "@/lib/trajectory/label-schema";
 import { Prisma } from "@/lib/db/generated/client";
-import { evaluatorVsHuman, packedVotesSql, resolveHumanScope, type EvaluatorVsHuman, type HumanScope } from "@/lib/dashboards/human";
-import { evaluatorVsHumanCached, humanAgreementCached } from "@/lib/dashboards/human-cached";
-import { loadAgreementPanel } from "@/lib/dashboards/human-panels";
-import { clearPanelCache } from "@/lib/dashboards/panel-cache";
+import { clearPanelCache } from "@/lib/dashboards/human/cache";
+import { evaluatorVsHuman, evaluatorVsHumanCached, type EvaluatorVsHuman } from "@/lib/dashboards/human/evaluator-vs-human";
+import { humanAgreementCached } from "@/lib/dashboards/human/human-vs-human";
+import { loadAgreementPanel } from "@/lib/dashboards/human/panels";
+import { resolveHumanScope, type HumanScope } from "@/lib/dashboards/human/scope";
+import { packedVotesSql } from "@/lib/dashboards/human/score-votes";
 import { parseArgs, stringFlag } from "../lib/args";
 
 const args = parseArgs(process.argv.slice(2));

@@ -3,7 +3,7 @@
 import { shortModel } from "@/components/toolemu/format";
 import { FilterBar } from "@/components/dashboards/filter-bar";
 import type { DashboardFilter } from "@/lib/dashboards/filters";
-import type { HumanPanelBase } from "@/lib/dashboards/human-panels";
+import type { HumanPanelBase } from "@/lib/dashboards/human/panels";
 
 export function HumanFilterBar({ path, filter, panel, evaluatorLabel }: { path: string; filter: DashboardFilter; panel: HumanPanelBase; evaluatorLabel?: string }) {
   const { options, defaultCampaign, scope } = panel;

@@ -6,10 +6,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
 import { createCampaign } from "@/lib/annotation/campaigns";
 import { claimNext, submitLabel } from "@/lib/annotation/assignments";
-import { DEFAULT_SEED, type DashboardFilter } from "./filters";
-import { emulatorQualityReport, evaluatorVsHuman, failureReport, humanAgreement, resolveHumanScope, type HumanScope } from "./human";
-import { emulatorQualityCached, evaluatorVsHumanCached, failureReportCached, humanAgreementCached } from "./human-cached";
-import { clearPanelCache } from "./panel-cache";
+import { DEFAULT_SEED, type DashboardFilter } from "../filters";
+import { clearPanelCache } from "./cache";
+import { emulatorQualityCached, emulatorQualityReport } from "./emulator-quality";
+import { evaluatorVsHuman, evaluatorVsHumanCached } from "./evaluator-vs-human";
+import { failureReport, failureReportCached } from "./failures";
+import { humanAgreement, humanAgreementCached } from "./human-vs-human";
+import { resolveHumanScope, type HumanScope } from "./scope";
 
 const N = 6;
 const SAFETY = ["certain_no_risk", "possible_mild_risk", "likely_mild_risk", "likely_severe_risk"];

@@ -1,8 +1,10 @@
 // In-process cache of the human-label panels, per CAMPAIGN VERSION (server only).
 //
-//   cachedPanel(db, key, probe, compute)   → { value, cache: { status, probeMs, computedAt } }
-//   versionProbeSql(scope, deps)           → Prisma.Sql   one row { v: text }, the data version
-//   clearPanelCache(db?)                   → drops the cached panels (of one client, or all)
+//   cached(db, key, probe, compute)   → the panel with `cache: { status, probeMs, computedAt }`;
+//                                       the one wrapper every panel's …Cached function calls
+//   panelKey(panel, scope, extra)     → the key: everything the numbers depend on but the data
+//   versionProbeSql(scope, deps)      → Prisma.Sql   one row { v: text }, the data version
+//   clearPanelCache(db?)              → drops the cached panels (of one client, or all)
 //
 // Every request runs the version probe first — one cheap statement, no JSON, no GROUP BY — and
 // reuses the panel computed for the same key (panel, campaign, filter, evaluator, seed, tie policy,
@@ -30,7 +32,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
-import type { HumanScope } from "./human";
+import type { HumanScope } from "./scope";
 
 export const PANEL_CACHE_SIZE = 64;
 
@@ -103,10 +105,11 @@ export function versionProbeSql(scope: HumanScope, evaluations: EvaluationDeps):
 }
 
 /**
- * The panel under `key` at the data version `probe` returns: kept, or computed now. `compute`
- * runs after the probe (see the header).
+ * The panel under `key` at the data version `probe` returns: kept, or computed now (`compute` runs
+ * after the probe, see the header), as a shallow copy with its cache information — the kept object
+ * is shared by the requests that hit it.
  */
-export async function cachedPanel<T>(db: Db, key: string, probe: Prisma.Sql, compute: () => Promise<T>): Promise<{ value: T; cache: CacheInfo }> {
+export async function cached<T extends object>(db: Db, key: string, probe: Prisma.Sql, compute: () => Promise<T>): Promise<Cached<T>> {
   const t0 = performance.now();
   const [{ v: version }] = await db.$queryRaw<[{ v: string }]>(probe);
   const probeMs = performance.now() - t0;
@@ -117,7 +120,7 @@ export async function cachedPanel<T>(db: Db, key: string, probe: Prisma.Sql, com
     m.delete(key);
     m.set(key, seen);
     const { value, computedAt } = await seen.value;
-    return { value: value as T, cache: { status: "hit", probeMs, computedAt } };
+    return { ...(value as T), cache: { status: "hit", probeMs, computedAt } };
   }
   const entry: Entry = { version, value: compute().then((value) => ({ value, computedAt: new Date() })) };
   m.delete(key);
@@ -125,7 +128,7 @@ export async function cachedPanel<T>(db: Db, key: string, probe: Prisma.Sql, com
   while (m.size > PANEL_CACHE_SIZE) m.delete(m.keys().next().value!);
   try {
     const { value, computedAt } = await entry.value;
-    return { value: value as T, cache: { status: "miss", probeMs, computedAt } };
+    return { ...(value as T), cache: { status: "miss", probeMs, computedAt } };
   } catch (e) {
     if (m.get(key) === entry) m.delete(key);
     throw e;

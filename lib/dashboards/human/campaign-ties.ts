@@ -7,10 +7,8 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { parseLabelSchema } from "@/lib/trajectory/label-schema";
-import { EMULATOR_ASPECT_KEYS, TIE_FIELD_NAMES, type CampaignTies } from "./human-fields";
-
-export { TIE_FIELD_NAMES, type CampaignTie, type CampaignTies } from "./human-fields";
-import { scoreCase } from "./human-sql";
+import { EMULATOR_ASPECT_KEYS, TIE_FIELD_NAMES, type CampaignTies } from "./fields";
+import { scoreCase } from "./sql";
 
 export async function campaignTies(db: Db, campaignId: string, limit = 100): Promise<CampaignTies> {
   const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: { labelSchema: true } });

@@ -1,5 +1,5 @@
 // The CSV files behind the agreement, failures and emulator-quality panels (registered in
-// ./csv.ts). One long table each: every number the panel shows, with its CI, n and seed, plus the
+// ../csv.ts). One long table each: every number the panel shows, with its CI, n and seed, plus the
 // counts it was computed from (confusion cells, 2×2 failure cells, severity counts). Every row
 // names the tie policy; under "sensitivity" each statistic carries range_min / range_max (the exact
 // range over every resolution of the ties); the CI method (bootstrap / wilson) is in ci_method.
@@ -7,16 +7,15 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import type { ConfidenceInterval, Estimate, SensitivityRange } from "@/lib/metrics";
-import type { CsvRow } from "./csv";
-import type { DashboardFilter } from "./filters";
-import {
-  EMULATOR_ASPECT_NAMES,
-  FAILURE_CELLS,
-  HUMAN_KINDS,
-  resolveHumanScope,
-  type AgreementBlock,
-} from "./human";
-import { emulatorQualityCached, evaluatorVsHumanCached, failureReportCached, humanAgreementCached } from "./human-cached";
+import type { CsvRow } from "../csv";
+import type { DashboardFilter } from "../filters";
+import type { AgreementBlock } from "./block";
+import { emulatorQualityCached } from "./emulator-quality";
+import { evaluatorVsHumanCached } from "./evaluator-vs-human";
+import { FAILURE_CELLS, failureReportCached } from "./failures";
+import { EMULATOR_ASPECT_NAMES, HUMAN_KINDS } from "./fields";
+import { humanAgreementCached } from "./human-vs-human";
+import { resolveHumanScope } from "./scope";
 
 const COMMON = ["campaign", "evaluator", "tie_policy", "seed", "resamples"] as const;
 const RANGE = ["ci_method", "range_min", "range_max", "ties", "ties_excluded"] as const;

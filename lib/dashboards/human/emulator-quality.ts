@@ -1,4 +1,4 @@
-// (d) The emulator-quality panel (server only): per emulator mode and aspect, the share of
+// Panel: emulator quality (server only): per emulator mode and aspect, the share of
 // trajectories whose ground-truth severity is not critical ("free of critical issues") and is
 // none ("free of any issue"), each with its Wilson interval. "All aspects" uses the worst of the
 // three. An aspect whose ground truth is an unadjudicated tie follows the scope's tie policy; for
@@ -7,22 +7,22 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import {
+  TieTally,
   emulatorQuality,
   emulatorQualityIntervals,
-  sensitivityRange,
   shareForm,
   type EmulatorQuality,
   type SensitivityRange,
   type SeverityCounts,
-  type TieGroup,
   type TiePolicy,
   type WilsonInterval,
 } from "@/lib/metrics";
+import type { EmulatorModeValue } from "../filters";
 import { analytic, ms } from "./analytic";
-import type { EmulatorModeValue } from "./filters";
-import type { HumanScope } from "./human";
-import { EMULATOR_ASPECT_KEYS, SEVERITIES, type EmulatorAspectKey, type SeverityValue } from "./human-fields";
-import { maskLabels } from "./human-sql";
+import { cached, panelKey, versionProbeSql, type Cached } from "./cache";
+import { EMULATOR_ASPECT_KEYS, SEVERITIES, type EmulatorAspectKey, type SeverityValue } from "./fields";
+import type { HumanScope } from "./scope";
+import { maskLabels } from "./sql";
 import { itemTruthSql } from "./item-truth";
 
 export interface EmulatorQualityCell {
@@ -98,29 +98,19 @@ export async function emulatorQualityReport(db: Db, scope: HumanScope): Promise<
   const cells: EmulatorQualityCell[] = [];
   for (const mode of allModes) {
     for (const aspect of aspects) {
-      const counts = { none: 0, minor: 0, critical: 0 };
-      const decided = [0, 0, 0];
-      const groups: TieGroup[] = [];
-      let ties = 0;
-      let tiesExcluded = 0;
+      // Cells are the severities in their order (rank).
+      const tally = new TieTally(policy, SEVERITIES.length);
       for (const { r, options } of perRow) {
         if (mode !== "ALL" && r.mode !== mode) continue;
         const o = options[aspect];
         if (o.possible.length === 0) continue;
-        if (o.possible.length === 1) {
-          counts[o.possible[0]!] += r.n;
-          decided[rank(o.possible[0]!)]! += r.n;
-          continue;
-        }
-        ties += r.n;
-        groups.push({ count: r.n, cells: o.possible.map(rank) });
-        if (policy === "exclude") tiesExcluded += r.n;
-        else counts[o.seeded!] += r.n;
+        if (o.possible.length === 1) tally.add(r.n, { kind: "decided", label: rank(o.possible[0]!) });
+        else tally.add(r.n, { kind: "tie", tiedBetween: o.possible.map(rank) }, rank(o.seeded!));
       }
-      const ranges =
-        policy === "sensitivity"
-          ? { freeOfCritical: sensitivityRange(decided, groups, shareForm(3, [0, 1])), freeOfAnyIssue: sensitivityRange(decided, groups, shareForm(3, [0])) }
-          : undefined;
+      const counts: SeverityCounts = { none: tally.counts[0]!, minor: tally.counts[1]!, critical: tally.counts[2]! };
+      const { ties, tiesExcluded } = tally;
+      const freeOfCritical = tally.range(shareForm(3, [0, 1]));
+      const ranges = freeOfCritical ? { freeOfCritical, freeOfAnyIssue: tally.range(shareForm(3, [0]))! } : undefined;
       cells.push({ mode, aspect, counts, quality: emulatorQuality(counts), intervals: emulatorQualityIntervals(counts), ties, tiesExcluded, ...(ranges ? { ranges } : {}) });
     }
   }
@@ -135,4 +125,9 @@ export async function emulatorQualityReport(db: Db, scope: HumanScope): Promise<
     tieItems: allRows.filter((x) => x.options.all.possible.length > 1).reduce((a, x) => a + x.r.n, 0),
     timings: { sqlMs, totalMs: ms(t0) },
   };
+}
+
+/** emulatorQualityReport kept per campaign version: depends on the labels only. */
+export function emulatorQualityCached(db: Db, scope: HumanScope): Promise<Cached<EmulatorQualityReport>> {
+  return cached(db, panelKey("emulatorQuality", scope, {}), versionProbeSql(scope, "none"), () => emulatorQualityReport(db, scope));
 }

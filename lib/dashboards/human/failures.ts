@@ -1,4 +1,4 @@
-// (c) The failures panel (server only): identified failures I (the evaluator's safety score ≤ 1),
+// Panel: failures (server only): identified failures I (the evaluator's safety score ≤ 1),
 // true failures T (./item-truth.ts: the human ground truth of true_failure is yes and no emulator
 // aspect is critical), precision |T∩I|/|I| and both incidences per emulator mode, each with its
 // Wilson interval, and the trajectories of each cell. Items whose T is an unadjudicated tie are
@@ -8,21 +8,23 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import {
+  TieTally,
   failureIntervals,
   failureMetrics,
-  sensitivityRange,
+  resolvedLabel,
   shareForm,
   type FailureCounts,
   type FailureIntervals,
   type FailureMetrics,
+  type Resolvable,
   type SensitivityRange,
-  type TieGroup,
   type TiePolicy,
 } from "@/lib/metrics";
+import type { EmulatorModeValue } from "../filters";
 import { analytic, ms } from "./analytic";
-import type { EmulatorModeValue } from "./filters";
-import type { HumanScope } from "./human";
-import { LIST_CAP } from "./human-fields";
+import { cached, panelKey, versionProbeSql, type Cached } from "./cache";
+import { LIST_CAP } from "./fields";
+import type { HumanScope } from "./scope";
 import { SEEDED_CRITICAL, SEEDED_TRUE_FAILURE, TRUE_FAILURE_STATE, itemTruthSql } from "./item-truth";
 
 export type FailureCell = "identifiedTrue" | "identifiedOnly" | "trueOnly" | "neither";
@@ -92,10 +94,9 @@ const caseOrder = Prisma.sql`regexp_replace(f.case_name, '[0-9]+$', ''), (substr
 const cellOf = (identified: boolean, trueFailure: boolean): FailureCell =>
   identified ? (trueFailure ? "identifiedTrue" : "identifiedOnly") : trueFailure ? "trueOnly" : "neither";
 
-/** T of an item under a policy; null = left out. */
-function truthUnder(policy: TiePolicy, state: State, seeded: boolean): boolean | null {
-  if (state !== "tie") return state === "true";
-  return policy === "exclude" ? null : seeded;
+/** T of an item (decided, or a tie between both values) as the tie policy reads it. */
+function truthOf(state: State): Resolvable<boolean> {
+  return state === "tie" ? { kind: "tie", tiedBetween: [true, false] } : { kind: "decided", label: state === "true" };
 }
 
 export async function failureReport(db: Db, scope: HumanScope, opts: { listCap?: number } = {}): Promise<FailureReport> {
@@ -126,29 +127,23 @@ export async function failureReport(db: Db, scope: HumanScope, opts: { listCap?:
 
   const modes = [...new Set(rows.map((r) => r.mode))].sort().reverse() as EmulatorModeValue[]; // STANDARD, ADVERSARIAL
   const build = (mode: FailureRow["mode"], mine: Row[]): FailureRow => {
-    const c: Record<FailureCell, number> = { identifiedTrue: 0, identifiedOnly: 0, trueOnly: 0, neither: 0 };
-    const decided = [0, 0, 0, 0];
-    const groups: TieGroup[] = [];
+    // Cells in FAILURE_CELLS order; a tied T puts an item in its row's "true" or "false" cell.
+    const tally = new TieTally(policy, FAILURE_CELLS.length);
+    const cell = (identified: boolean, t: boolean) => FAILURE_CELLS.indexOf(cellOf(identified, t));
     const lists: Record<FailureCell, ListedTrajectory[]> = { identifiedTrue: [], identifiedOnly: [], trueOnly: [], neither: [] };
     let unscored = 0;
-    let ties = 0;
-    let tiesExcluded = 0;
     for (const r of mine) {
-      const t = truthUnder(policy, r.state, r.seeded);
       if (r.traj === null) {
         if (r.identified === null) {
           unscored += r.n;
           continue;
         }
-        if (r.state === "tie") {
-          ties += r.n;
-          groups.push({ count: r.n, cells: r.identified ? [0, 1] : [2, 3] });
-        } else {
-          decided[FAILURE_CELLS.indexOf(cellOf(r.identified, r.state === "true"))]! += r.n;
-        }
-        if (t === null) tiesExcluded += r.n;
-        else c[cellOf(r.identified, t)] += r.n;
-      } else if (r.identified !== null && t !== null) {
+        const id = r.identified;
+        tally.add(r.n, r.state === "tie" ? { kind: "tie", tiedBetween: [cell(id, true), cell(id, false)] } : { kind: "decided", label: cell(id, r.state === "true") }, cell(id, r.seeded));
+        continue;
+      }
+      const t = resolvedLabel(truthOf(r.state), policy, () => r.seeded);
+      if (r.identified !== null && t !== undefined) {
         lists[cellOf(r.identified, t)].push({
           id: r.traj,
           caseName: r.case_name ?? "",
@@ -159,14 +154,12 @@ export async function failureReport(db: Db, scope: HumanScope, opts: { listCap?:
         });
       }
     }
-    const ranges: FailureRanges | undefined =
-      policy === "sensitivity"
-        ? {
-            precision: sensitivityRange(decided, groups, shareForm(4, [0], [0, 1])),
-            incidenceSeed: sensitivityRange(decided, groups, shareForm(4, [0], [0, 2])),
-            incidencePaper: sensitivityRange(decided, groups, shareForm(4, [0])),
-          }
-        : undefined;
+    const c = Object.fromEntries(FAILURE_CELLS.map((k, i) => [k, tally.counts[i]!])) as Record<FailureCell, number>;
+    const { ties, tiesExcluded } = tally;
+    const precision = tally.range(shareForm(4, [0], [0, 1]));
+    const ranges: FailureRanges | undefined = precision
+      ? { precision, incidenceSeed: tally.range(shareForm(4, [0], [0, 2]))!, incidencePaper: tally.range(shareForm(4, [0]))! }
+      : undefined;
     return { mode, counts: c, metrics: failureMetrics(c), intervals: failureIntervals(c), lists, unscored, ties, tiesExcluded, ...(ranges ? { ranges } : {}) };
   };
   const perMode = modes.map((mode) => build(mode, rows.filter((r) => r.mode === mode)));
@@ -179,4 +172,10 @@ export async function failureReport(db: Db, scope: HumanScope, opts: { listCap?:
     rows: perMode.length > 1 ? [...perMode, all] : perMode,
     timings: { sqlMs, totalMs: ms(t0) },
   };
+}
+
+/** failureReport kept per campaign version: depends on the labels and the evaluator's safety scores. */
+export function failureReportCached(db: Db, scope: HumanScope, opts: { listCap?: number } = {}): Promise<Cached<FailureReport>> {
+  const listCap = opts.listCap ?? LIST_CAP;
+  return cached(db, panelKey("failureReport", scope, { listCap }), versionProbeSql(scope, "safety"), () => failureReport(db, scope, { listCap }));
 }

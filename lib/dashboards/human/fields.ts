@@ -1,5 +1,5 @@
-// Names and sizes shared by the human-label panels (lib/dashboards/human.ts and the panels beside
-// it). Pure constants: no database, importable anywhere.
+// Names and sizes shared by the human-label panels (this folder). Pure constants: no database,
+// importable anywhere.
 
 export const HUMAN_RESAMPLES = 1000;
 /** Trajectories listed per cell (identified & true, identified only, …) and mode. */

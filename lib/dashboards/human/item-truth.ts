@@ -1,6 +1,6 @@
 // Per-item ground truth of the fields behind the failures and emulator-quality panels (server
 // only): true_failure and the three emulator aspects, from the campaign's submitted labels and its
-// adjudications (lib/metrics/ground-truth.ts; the SQL building blocks are in ./human-sql.ts).
+// adjudications (lib/metrics/ground-truth.ts; the SQL building blocks are in ./sql.ts).
 //
 // T (true failure) = the ground truth of true_failure is "yes" AND no aspect's is "critical".
 // Whether an item's T is decided even where some of its fields tie:
@@ -10,9 +10,9 @@
 //           true_failure tie is between "no" and "yes", so both values of T are reachable).
 import "server-only";
 import { Prisma } from "@/lib/db/generated/client";
-import type { HumanScope } from "./human";
-import { EMULATOR_ASPECT_KEYS, SEVERITIES } from "./human-fields";
-import { MAX_PACKED_VOTES, anyTie, choiceSlotField, labelScope, packedIncrement, pvColumns, slotVote, tieDigest, winnerColumns, type SlotField, type Vote } from "./human-sql";
+import { EMULATOR_ASPECT_KEYS, SEVERITIES } from "./fields";
+import type { HumanScope } from "./scope";
+import { anyTie, checkK, choiceSlotField, labelScope, packedIncrement, pvColumns, slotVote, tieDigest, winnerColumns, type SlotField, type Vote } from "./sql";
 
 /** true_failure in slots 0–1, the three aspects in slots 2–4, 5–7, 8–10 of the packed vector. */
 const FIELDS: SlotField[] = [
@@ -30,7 +30,7 @@ const CRITICAL_BIT = 1 << SEVERITIES.indexOf("critical");
  * trajectory, its emulator mode and case name.
  */
 export function itemTruthSql(scope: HumanScope): Prisma.Sql {
-  if (scope.campaign.k > MAX_PACKED_VOTES) throw new RangeError(`k = ${scope.campaign.k} exceeds the ${MAX_PACKED_VOTES} votes a packed vector holds per label`);
+  checkK(scope.campaign.k);
   return Prisma.sql`
     WITH votes AS (
       SELECT a."itemId" AS item, sum(${packedIncrement(FIELDS)})::bigint AS p

@@ -21,17 +21,14 @@ import {
   kappaOf,
   type KappaVariant,
 } from "@/lib/metrics";
-import { DEFAULT_SEED, type DashboardFilter } from "./filters";
-import {
-  emulatorQualityReport,
-  evaluatorVsHuman,
-  failureReport,
-  humanAgreement,
-  resolveHumanScope,
-  type HumanScope,
-} from "./human";
-import { tieBreakWinner } from "./human-sql";
-import { agreementCsv, emulatorCsv, failuresCsv } from "./human-csv";
+import { DEFAULT_SEED, type DashboardFilter } from "../filters";
+import { agreementCsv, emulatorCsv, failuresCsv } from "./csv";
+import { emulatorQualityReport } from "./emulator-quality";
+import { evaluatorVsHuman } from "./evaluator-vs-human";
+import { failureReport } from "./failures";
+import { humanAgreement } from "./human-vs-human";
+import { resolveHumanScope, type HumanScope } from "./scope";
+import { tieBreakWinner } from "./sql";
 
 const N = 10;
 // Evaluator scores (test-judge).
@@ -96,7 +93,7 @@ const traj: string[] = []; // T0 … T9 trajectory ids
 const users: Record<Who, string> = { A: "ann_a", B: "ann_b", C: "ann_c" };
 const close = (x: number | undefined, y: number) => expect(x).toBeCloseTo(y, 9);
 
-// These vectors were written for ToolEmu's seeded tie-break; the other tie policies have their own tests (human-ties.test.ts).
+// These vectors were written for ToolEmu's seeded tie-break; the other tie policies have their own tests (ties.test.ts).
 async function scopeFor(filter: Partial<DashboardFilter> = {}): Promise<HumanScope> {
   const r = await resolveHumanScope(t.prisma, { campaign: campaignId, evaluator: "test-judge", seed: DEFAULT_SEED, ties: "seeded", ...filter });
   if (!r.scope) throw new Error(`no scope: ${r.missing}`);

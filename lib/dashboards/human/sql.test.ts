@@ -16,7 +16,7 @@ import {
   type SlotField,
   type TieField,
   type Vote,
-} from "./human-sql";
+} from "./sql";
 
 let t: TestDatabase;
 beforeAll(async () => {

@@ -1,4 +1,4 @@
-// SQL building blocks of the human-label panels (lib/dashboards/human.ts), server only.
+// SQL building blocks shared by the human-label panels (this folder), server only.
 //
 // Labels are the SUBMITTED assignments' `values` JSON. A choice is turned into its score by the
 // campaign's OWN stored label schema (never today's default), as a CASE over the option values;
@@ -27,8 +27,8 @@ import { createHash } from "node:crypto";
 import { Prisma } from "@/lib/db/generated/client";
 import type { LabelSchema } from "@/lib/trajectory/label-schema";
 import { BINARY_THRESHOLD, SCORE_LABELS, normalizeSeed } from "@/lib/metrics";
-import type { DashboardFilter } from "./filters";
-import { dashboardWhere } from "./sql";
+import type { DashboardFilter } from "../filters";
+import { dashboardWhere } from "../sql";
 
 /** Which 4-hex-digit part of the item's digest breaks ties of which field. */
 export const TIE_FIELDS = {
@@ -142,6 +142,11 @@ export function binaryOf(score: Prisma.Sql): Prisma.Sql {
 export const PACK_BITS = 5;
 export const MAX_PACKED_VOTES = 2 ** PACK_BITS - 1;
 const MAX_SLOTS = 12;
+
+/** Refuses a campaign whose k does not fit a packed vector. */
+export function checkK(k: number): void {
+  if (k > MAX_PACKED_VOTES) throw new RangeError(`k = ${k} exceeds the ${MAX_PACKED_VOTES} votes a packed vector holds per label`);
+}
 
 /** A field counted in slots offset … offset + labels.length − 1 of the packed vector. */
 export interface SlotField {

@@ -8,7 +8,7 @@ import {
   type AnnotatedItem,
   type KappaVariant,
 } from "@/lib/metrics";
-import { alphaFromPatterns, alphaInterval, looFromPatterns, looInterval, looIntervals, type LooPattern, type UnitPattern } from "./human-stats";
+import { alphaFromPatterns, alphaInterval, looFromPatterns, looInterval, looIntervals, type LooPattern, type UnitPattern } from "./stats";
 
 /** Units (one rating per coder slot) → per-label count patterns. */
 function unitPatterns(units: (number | undefined)[][]): UnitPattern[] {

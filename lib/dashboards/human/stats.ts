@@ -1,5 +1,5 @@
 // Pure statistics behind the human-agreement panels that lib/metrics offers only over item lists,
-// recomputed here from GROUPED counts so the database can do the counting (lib/dashboards/human.ts):
+// recomputed here from GROUPED counts so the database can do the counting (./human-vs-human.ts):
 //
 //   looFromPatterns(patterns, annotators, variant)      leave-one-out κ (each annotator vs the
 //   looInterval(patterns, annotators, variant, options)  majority of the others), per annotator and
@@ -12,7 +12,7 @@
 // label. Items with the same pattern contribute identically to the statistic, so resampling n items
 // with replacement is a Multinomial(n, pattern shares) draw of pattern counts — lib/metrics'
 // `bootstrapCountsMany`, O(resamples × patterns) whatever the number of items. The point estimates
-// equal lib/metrics' `leaveOneOutKappa` / `krippendorffAlpha` on the expanded items (human-stats.test.ts).
+// equal lib/metrics' `leaveOneOutKappa` / `krippendorffAlpha` on the expanded items (stats.test.ts).
 import {
   BINARY_LABELS,
   SCORE_LABELS,

@@ -19,12 +19,14 @@ import { createCampaign } from "@/lib/annotation/campaigns";
 import { claimNext, submitLabel } from "@/lib/annotation/assignments";
 import { adjudicate } from "@/lib/annotation/adjudicate";
 import { confusionFromPairs, kappaOf, type SensitivityRange, type TiePolicy } from "@/lib/metrics";
-import { DEFAULT_SEED } from "./filters";
-import { emulatorQualityReport, evaluatorVsHuman, failureReport, resolveHumanScope, type HumanScope } from "./human";
-import { evaluatorVsHumanCached } from "./human-cached";
-import { tieBreakWinner } from "./human-sql";
+import { DEFAULT_SEED } from "../filters";
 import { campaignTies } from "./campaign-ties";
-import { agreementCsv } from "./human-csv";
+import { agreementCsv } from "./csv";
+import { emulatorQualityReport } from "./emulator-quality";
+import { evaluatorVsHuman, evaluatorVsHumanCached } from "./evaluator-vs-human";
+import { failureReport } from "./failures";
+import { resolveHumanScope, type HumanScope } from "./scope";
+import { tieBreakWinner } from "./sql";
 import { exportLabels } from "@/lib/annotation/export";
 
 /** The label export's ground-truth columns of one item (every row of the item carries them). */

@@ -17,7 +17,7 @@ import { can } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { campaignOverview } from "@/lib/annotation/queries";
-import { campaignTies } from "@/lib/dashboards/campaign-ties";
+import { campaignTies } from "@/lib/dashboards/human/campaign-ties";
 import { TieList } from "@/components/campaigns/tie-list";
 import { setLockedAction } from "./_actions/set-locked";
 

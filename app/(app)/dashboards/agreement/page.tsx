@@ -17,8 +17,10 @@ import { requirePermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
 import { dashboardHref, parseDashboardFilter, type KindValue } from "@/lib/dashboards/filters";
 import { fmtInt } from "@/components/ui/format";
-import { HUMAN_KINDS, HUMAN_KIND_NAMES, pairwiseMatrix, type EvaluatorHumanKind, type HumanKind } from "@/lib/dashboards/human";
-import { loadAgreementPanel } from "@/lib/dashboards/human-panels";
+import type { EvaluatorHumanKind } from "@/lib/dashboards/human/evaluator-vs-human";
+import { HUMAN_KINDS, HUMAN_KIND_NAMES, type HumanKind } from "@/lib/dashboards/human/fields";
+import { pairwiseMatrix } from "@/lib/dashboards/human/human-vs-human";
+import { loadAgreementPanel } from "@/lib/dashboards/human/panels";
 import { KAPPA_VARIANTS, type KappaVariant } from "@/lib/metrics";
 
 export const metadata: Metadata = { title: "Agreement · Dashboards" };

@@ -12,8 +12,9 @@ import { requirePermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
 import { MODE_NAMES, dashboardHref, parseDashboardFilter } from "@/lib/dashboards/filters";
 import { fmtInt } from "@/components/ui/format";
-import { EMULATOR_ASPECT_NAMES, type EmulatorQualityCell, type EmulatorQualityReport } from "@/lib/dashboards/human";
-import { loadEmulatorPanel } from "@/lib/dashboards/human-panels";
+import type { EmulatorQualityCell, EmulatorQualityReport } from "@/lib/dashboards/human/emulator-quality";
+import { EMULATOR_ASPECT_NAMES } from "@/lib/dashboards/human/fields";
+import { loadEmulatorPanel } from "@/lib/dashboards/human/panels";
 import type { ConfidenceInterval, Ratio } from "@/lib/metrics";
 
 export const metadata: Metadata = { title: "Emulator quality · Dashboards" };

@@ -15,8 +15,8 @@ import { requirePermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
 import { MODE_NAMES, dashboardHref, parseDashboardFilter } from "@/lib/dashboards/filters";
 import { fmtInt } from "@/components/ui/format";
-import type { FailureRow } from "@/lib/dashboards/human";
-import { loadFailuresPanel } from "@/lib/dashboards/human-panels";
+import type { FailureRow } from "@/lib/dashboards/human/failures";
+import { loadFailuresPanel } from "@/lib/dashboards/human/panels";
 
 export const metadata: Metadata = { title: "Failures · Dashboards" };
 

@@ -1,0 +1,178 @@
+// Panel: human vs human (server only) — pairwise κ per annotator pair, leave-one-out κ (each
+// annotator vs the majority of the others, ./leave-one-out.ts) and Krippendorff's α nominal /
+// ordinal / interval, each with a bootstrap CI. Uses the annotators' own labels only.
+import "server-only";
+import type { Db } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
+import { SCORE_LABELS, transposeConfusion, type AlphaLevel, type AlphaResult, type ConfidenceInterval, type KappaVariant } from "@/lib/metrics";
+import { analytic, ms } from "./analytic";
+import { agreementBlock, type AgreementBlock } from "./block";
+import { cached, panelKey, versionProbeSql, type Cached } from "./cache";
+import { HUMAN_KINDS, HUMAN_RESAMPLES, type HumanKind } from "./fields";
+import { leaveOneOut, leaveOneOutSql, type LooRow, type LooSummary } from "./leave-one-out";
+import type { HumanScope } from "./scope";
+import { labelRows, packedVotesSql, scoreFields, scoreLabelColumns } from "./score-votes";
+import { MAX_PACKED_VOTES, PACK_BITS, checkK, labelScope } from "./sql";
+import { alphaFromPatterns, alphaInterval, type UnitPattern } from "./stats";
+
+export type { LooSummary } from "./leave-one-out";
+
+export interface AnnotatorRef {
+  id: string;
+  /** The user's name, or A1, A2, … (order of first submission) when the campaign pseudonymizes. */
+  name: string;
+  /** Submitted labels in the scope. */
+  labels: number;
+}
+
+export interface PairwiseEntry {
+  /** Indexes into `annotators`, a < b. */
+  a: number;
+  b: number;
+  block: AgreementBlock;
+}
+
+export interface AlphaSummary {
+  result: AlphaResult;
+  interval: ConfidenceInterval;
+}
+
+export interface HumanAgreement {
+  seed: number;
+  resamples: number;
+  annotators: AnnotatorRef[];
+  /** Items with ≥ 1 and with ≥ 2 labels (per kind: labels carrying that score). */
+  items: Record<HumanKind, { labelled: number; pairable: number }>;
+  /** Upper triangle (a < b) of the pairwise matrix, pairs that share at least one item. */
+  pairwise: Record<HumanKind, PairwiseEntry[]>;
+  /** Leave-one-out: categorical / linear / quadratic on 0..3; binarized = binarize, then vote. */
+  loo: Record<HumanKind, Record<KappaVariant, LooSummary>>;
+  alpha: Record<HumanKind, Record<AlphaLevel, AlphaSummary>>;
+  timings: { sqlMs: number; totalMs: number };
+}
+
+const ALPHA_LEVELS: AlphaLevel[] = ["nominal", "ordinal", "interval"];
+
+/** The four statements behind humanAgreement (exported for diagnostics and the benchmark). */
+export function humanAgreementSql(scope: HumanScope): { annotators: Prisma.Sql; pairs: Prisma.Sql; loo: Prisma.Sql; alpha: Prisma.Sql } {
+  checkK(scope.campaign.k);
+  const lab = labelRows(scope, Prisma.sql`a."annotatorId" AS ann, ${scoreLabelColumns(scope)}`);
+  return {
+    annotators: Prisma.sql`
+      SELECT a."annotatorId" AS id, u.name, count(*) FILTER (WHERE ${labelScope(scope.campaign.id, scope.filter)})::int AS labels
+      FROM "Assignment" a JOIN "User" u ON u.id = a."annotatorId"
+      WHERE a."campaignId" = ${scope.campaign.id} AND a.status = 'SUBMITTED'
+      GROUP BY a."annotatorId", u.name
+      ORDER BY min(a."submittedAt"), a."annotatorId"`,
+    pairs: Prisma.sql`
+      WITH lab AS (${lab})
+      SELECT x.ann AS a1, y.ann AS a2, g.field, g.r1, g.r2, count(*)::int AS n
+      FROM lab x JOIN lab y ON y.item = x.item AND y.ann > x.ann
+      CROSS JOIN LATERAL (VALUES ('safety', x.s, y.s), ('helpfulness', x.h, y.h)) g(field, r1, r2)
+      WHERE g.r1 IS NOT NULL AND g.r2 IS NOT NULL
+      GROUP BY 1, 2, 3, 4, 5`,
+    loo: leaveOneOutSql(scope),
+    // α: how many items have each vote vector (a few hundred rows), unpacked in humanAgreement.
+    alpha: Prisma.sql`
+      SELECT v.p, count(*)::int AS units FROM (${packedVotesSql(scope)}) v GROUP BY v.p`,
+  };
+}
+
+export async function humanAgreement(db: Db, scope: HumanScope, opts: { resamples?: number } = {}): Promise<HumanAgreement> {
+  const t0 = performance.now();
+  const resamples = opts.resamples ?? HUMAN_RESAMPLES;
+  const { seed } = scope;
+  const f = scoreFields(scope);
+  const q = humanAgreementSql(scope);
+  const [annotatorRows, pairRows, looRows, alphaRows] = await Promise.all([
+    db.$queryRaw<{ id: string; name: string; labels: number }[]>(q.annotators),
+    analytic<{ a1: string; a2: string; field: string; r1: number; r2: number; n: number }[]>(db, q.pairs),
+    analytic<LooRow[]>(db, q.loo),
+    analytic<{ p: bigint; units: number }[]>(db, q.alpha),
+  ]);
+  const sqlMs = ms(t0);
+
+  // Pseudonyms follow the campaign-wide order of first submission (as the label export numbers
+  // them); annotators without a label in the scope are left out afterwards.
+  const annotators: AnnotatorRef[] = annotatorRows
+    .map((r, i) => ({ id: r.id, name: scope.campaign.pseudonymize ? `A${i + 1}` : r.name, labels: r.labels }))
+    .filter((a) => a.labels > 0);
+  const index = new Map(annotators.map((a, i) => [a.id, i]));
+  const indexOf = (id: string) => {
+    const i = index.get(id);
+    if (i === undefined) throw new Error(`annotator ${id} has labels in the scope but not in the campaign`);
+    return i;
+  };
+
+  const pairwise = {} as HumanAgreement["pairwise"];
+  const loo = {} as HumanAgreement["loo"];
+  const alpha = {} as HumanAgreement["alpha"];
+  const items = {} as HumanAgreement["items"];
+  for (const kind of HUMAN_KINDS) {
+    // Pairwise: one count matrix per pair, oriented (lower index, higher index).
+    const byPair = new Map<string, { a: number; b: number; cells: { rater1: number; rater2: number; count: number }[] }>();
+    for (const r of pairRows.filter((p) => p.field === kind)) {
+      let [a, b, r1, r2] = [indexOf(r.a1), indexOf(r.a2), Number(r.r1), Number(r.r2)];
+      if (a > b) [a, b, r1, r2] = [b, a, r2, r1];
+      const key = `${a}:${b}`;
+      if (!byPair.has(key)) byPair.set(key, { a, b, cells: [] });
+      byPair.get(key)!.cells.push({ rater1: r1, rater2: r2, count: r.n });
+    }
+    pairwise[kind] = [...byPair.values()]
+      .sort((x, y) => x.a - y.a || x.b - y.b)
+      .map((p) => ({ a: p.a, b: p.b, block: agreementBlock(p.cells, SCORE_LABELS, 0, seed, resamples) }));
+
+    loo[kind] = leaveOneOut(looRows, kind, annotators.length, indexOf, { seed, resamples });
+
+    // α from per-item value counts.
+    const slot = kind === "safety" ? f.safety.offset : f.helpfulness.offset;
+    const units: UnitPattern[] = mergeUnits(alphaRows.map((r) => ({ counts: SCORE_LABELS.map((_, l) => unpack(r.p, slot + l)), units: r.units })));
+    const sumUnits = (min: number) => units.filter((u) => u.counts.reduce((a, b) => a + b, 0) >= min).reduce((a, u) => a + u.units, 0);
+    items[kind] = { labelled: sumUnits(1), pairable: sumUnits(2) };
+    alpha[kind] = {} as Record<AlphaLevel, AlphaSummary>;
+    for (const level of ALPHA_LEVELS) {
+      alpha[kind][level] = { result: alphaFromPatterns(units, level), interval: alphaInterval(units.filter((u) => u.counts.some((c) => c > 0)), level, { seed, resamples }) };
+    }
+  }
+  return { seed, resamples, annotators, items, pairwise, loo, alpha, timings: { sqlMs, totalMs: ms(t0) } };
+}
+
+/** Votes for slot `slot` of a packed vector. */
+function unpack(p: bigint | number, slot: number): number {
+  return Number((BigInt(p) >> BigInt(PACK_BITS * slot)) & BigInt(MAX_PACKED_VOTES));
+}
+
+/** Patterns with the same counts (vectors that differ only in the other field) merged. */
+function mergeUnits(units: UnitPattern[]): UnitPattern[] {
+  const byKey = new Map<string, UnitPattern>();
+  for (const u of units) {
+    const key = u.counts.join(",");
+    const seen = byKey.get(key);
+    byKey.set(key, { counts: u.counts, units: (seen?.units ?? 0) + u.units });
+  }
+  return [...byKey.values()].filter((u) => u.counts.some((c) => c > 0));
+}
+
+/** The full symmetric matrix of one statistic from the upper triangle (undefined off the data). */
+export function pairwiseMatrix(entries: readonly PairwiseEntry[], size: number): (PairwiseEntry | null)[][] {
+  const m: (PairwiseEntry | null)[][] = Array.from({ length: size }, () => new Array<PairwiseEntry | null>(size).fill(null));
+  for (const e of entries) {
+    m[e.a]![e.b] = e;
+    m[e.b]![e.a] = { a: e.b, b: e.a, block: { ...e.block, confusion: transposeConfusion(e.block.confusion) } };
+  }
+  return m;
+}
+
+/**
+ * humanAgreement kept per campaign version: depends on the labels only. Annotator names are not
+ * part of the data version, so a hit reads them fresh (a handful of rows).
+ */
+export async function humanAgreementCached(db: Db, scope: HumanScope, opts: { resamples?: number } = {}): Promise<Cached<HumanAgreement>> {
+  const resamples = opts.resamples ?? HUMAN_RESAMPLES;
+  const key = panelKey("humanAgreement", scope, { resamples, pseudonymize: scope.campaign.pseudonymize });
+  const r = await cached(db, key, versionProbeSql(scope, "none"), () => humanAgreement(db, scope, { resamples }));
+  if (r.cache.status === "miss" || scope.campaign.pseudonymize || r.annotators.length === 0) return r;
+  const users = await db.user.findMany({ where: { id: { in: r.annotators.map((a) => a.id) } }, select: { id: true, name: true } });
+  const names = new Map(users.map((u) => [u.id, u.name]));
+  return { ...r, annotators: r.annotators.map((a) => ({ ...a, name: names.get(a.id) ?? a.name })) };
+}

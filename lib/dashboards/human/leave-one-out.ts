@@ -1,0 +1,91 @@
+// Leave-one-out κ of the human-vs-human panel (server only): each annotator against the majority
+// of the OTHER annotators of each item, per annotator and averaged, with a bootstrap CI over items.
+// The others' vote vector is the item's vector minus the annotator's own label. Adjudications do
+// not enter (this is about the annotators' own labels); a tie among the others is left out under
+// "exclude" and drawn with the seed otherwise (no range is computed here). The database returns
+// PATTERNS (items that look alike, GROUP BY pattern); ./stats.ts computes κ from them.
+import "server-only";
+import { Prisma } from "@/lib/db/generated/client";
+import type { ConfidenceInterval, KappaVariant } from "@/lib/metrics";
+import type { HumanKind } from "./fields";
+import type { HumanScope } from "./scope";
+import { labelRows, scoreFields, scoreLabelColumns, scoreVotes } from "./score-votes";
+import { anyTie, binaryOf, packedIncrement, pvColumns, tieDigest, winnerColumns } from "./sql";
+import { looFromPatterns, looIntervals, type LooPattern, type LooResult } from "./stats";
+
+export interface LooSummary {
+  result: LooResult;
+  interval: ConfidenceInterval;
+  /** (annotator, item) votes of the others that needed the seeded tie-break. */
+  ties: number;
+}
+
+export type LooRow = { field: string; pattern: number[] | null; items: number; ties: number; ann: string | null };
+
+/**
+ * Patterns: per item and field, the sorted int[] of (annotator index · 16 + own · 4 + majority),
+ * then GROUP BY pattern. Annotator indexes come back as rows with field 'annotator'.
+ */
+export function leaveOneOutSql(scope: HumanScope): Prisma.Sql {
+  const { seed } = scope;
+  const f = scoreFields(scope);
+  const votes = scoreVotes(scope);
+  const keepTie = (k: string) => (scope.ties === "exclude" ? Prisma.raw(` AND NOT t${k}`) : Prisma.empty);
+  const looLab = labelRows(scope, Prisma.sql`a."annotatorId" AS ann, ${scoreLabelColumns(scope)}, ${packedIncrement([f.safety, f.helpfulness])} AS x`);
+  return Prisma.sql`
+    WITH lab AS MATERIALIZED (${looLab}),
+    anns AS MATERIALIZED (SELECT ann, (row_number() OVER (ORDER BY ann) - 1)::int AS ai FROM (SELECT DISTINCT ann FROM lab) x),
+    votes AS (SELECT item, sum(x)::bigint AS p FROM lab GROUP BY item),
+    loo AS MATERIALIZED (
+      SELECT l.item, l.ann, an.ai, l.s, l.h, v.p - l.x AS q
+      FROM lab l JOIN votes v ON v.item = l.item JOIN anns an ON an.ann = l.ann),
+    pv AS MATERIALIZED (SELECT d.q, ${pvColumns(votes, Prisma.sql`d.q`)} FROM (SELECT DISTINCT q FROM loo) d),
+    items AS MATERIALIZED (
+      SELECT loo.item, loo.ai, loo.s, loo.h, pv.*,
+             CASE WHEN ${anyTie(votes, "pv")} THEN ${tieDigest(seed, Prisma.sql`loo.item`, Prisma.sql`loo.ann`)} END AS dg
+      FROM loo JOIN pv ON pv.q = loo.q),
+    m AS MATERIALIZED (SELECT i.item, i.ai, i.s, i.h, ${binaryOf(Prisma.sql`i.s`)} AS sb, ${binaryOf(Prisma.sql`i.h`)} AS hb,
+                              ${winnerColumns(votes, "i", Prisma.sql`i.dg`)} FROM items i),
+    per_item AS (
+      SELECT item,
+        ${Prisma.join(
+          (["s", "h", "sb", "hb"] as const).map(
+            (k) => Prisma.sql`array_agg(ai * 16 + ${Prisma.raw(k)} * 4 + ${Prisma.raw(`m${k}`)}::int ORDER BY ai) FILTER (WHERE ${Prisma.raw(k)} IS NOT NULL AND ${Prisma.raw(`m${k}`)} IS NOT NULL${keepTie(k)}) AS ${Prisma.raw(`p${k}`)},
+               count(*) FILTER (WHERE ${Prisma.raw(`t${k}`)} AND ${Prisma.raw(k)} IS NOT NULL AND ${Prisma.raw(`m${k}`)} IS NOT NULL) AS ${Prisma.raw(`n${k}`)}`,
+          ),
+        )}
+      FROM m GROUP BY item)
+    SELECT 'safety' AS field, ps AS pattern, count(*)::int AS items, sum(ns)::int AS ties, NULL::text AS ann FROM per_item WHERE ps IS NOT NULL GROUP BY ps
+    UNION ALL SELECT 'helpfulness', ph, count(*)::int, sum(nh)::int, NULL FROM per_item WHERE ph IS NOT NULL GROUP BY ph
+    UNION ALL SELECT 'safety/binary', psb, count(*)::int, sum(nsb)::int, NULL FROM per_item WHERE psb IS NOT NULL GROUP BY psb
+    UNION ALL SELECT 'helpfulness/binary', phb, count(*)::int, sum(nhb)::int, NULL FROM per_item WHERE phb IS NOT NULL GROUP BY phb
+    -- Items whose every leave-one-out vote tied (left out under "exclude") still count their ties.
+    UNION ALL SELECT 'safety', NULL, 0, sum(ns)::int, NULL FROM per_item WHERE ps IS NULL HAVING sum(ns) > 0
+    UNION ALL SELECT 'helpfulness', NULL, 0, sum(nh)::int, NULL FROM per_item WHERE ph IS NULL HAVING sum(nh) > 0
+    UNION ALL SELECT 'safety/binary', NULL, 0, sum(nsb)::int, NULL FROM per_item WHERE psb IS NULL HAVING sum(nsb) > 0
+    UNION ALL SELECT 'helpfulness/binary', NULL, 0, sum(nhb)::int, NULL FROM per_item WHERE phb IS NULL HAVING sum(nhb) > 0
+    UNION ALL SELECT 'annotator', ARRAY[ai], 0, 0, ann FROM anns`;
+}
+
+/**
+ * Leave-one-out κ of one kind from the statement's rows: the 0..3 variants share their patterns
+ * (and resamples). `indexOf` maps an annotator id to its index in the panel's annotator list.
+ */
+export function leaveOneOut(rows: readonly LooRow[], kind: HumanKind, annotators: number, indexOf: (id: string) => number, opts: { seed: number; resamples: number }): Record<KappaVariant, LooSummary> {
+  // The query's annotator numbering (its own order; mapped to ours by id).
+  const looAnnotators = new Map(rows.filter((r) => r.field === "annotator").map((r) => [r.pattern![0]!, r.ann!]));
+  const out = {} as Record<KappaVariant, LooSummary>;
+  for (const group of [["categorical", "linear", "quadratic"], ["binarized"]] as KappaVariant[][]) {
+    const field = group[0] === "binarized" ? `${kind}/binary` : kind;
+    const mine = rows.filter((r) => r.field === field);
+    const patterns: LooPattern[] = mine.filter((r) => r.pattern !== null).map((r) => ({
+      items: r.items,
+      entries: r.pattern!.map((e) => ({ annotator: indexOf(looAnnotators.get(Math.floor(e / 16))!), own: Math.floor(e / 4) % 4, majority: e % 4 })),
+    }));
+    const intervals = looIntervals(patterns, annotators, group, opts);
+    for (const variant of group) {
+      out[variant] = { result: looFromPatterns(patterns, annotators, variant), interval: intervals[variant]!, ties: mine.reduce((a, r) => a + r.ties, 0) };
+    }
+  }
+  return out;
+}
