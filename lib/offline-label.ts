@@ -1,3 +1,5 @@
-// What the UI shows beside anything the offline heuristic model produced. Its own file so client
-// components can import it (lib/llm is server-only).
+// The offline heuristic model's names: the model id it answers to, and what the UI shows beside
+// anything it produced. Their own file so client components and lib/llm can import them without
+// the model itself (lib/offline, which only tests and scripts start).
+export const OFFLINE_MODEL_ID = "offline-heuristic";
 export const OFFLINE_MODEL_LABEL = "offline-heuristic (not an LLM)";

@@ -4,8 +4,8 @@
 //   OFFLINE_LLM_HOST    interface (default 127.0.0.1)
 //   OFFLINE_LLM_FAULTS  fault mode, e.g. "429=0.05,500=0.05,hang=0.05,malformed=0.05,retryAfter=1,hangMs=90000"
 //   OFFLINE_LLM_SEED    seed of the fault RNG (default 1)
-import { startOfflineModel, DEFAULT_OFFLINE_PORT } from "@/lib/llm/offline/server";
-import { describeFaults } from "@/lib/llm/offline/faults";
+import { startOfflineModel, DEFAULT_OFFLINE_PORT } from "@/lib/offline/server";
+import { describeFaults } from "@/lib/offline/faults";
 import { OFFLINE_MODEL_LABEL } from "@/lib/llm/types";
 import { fail, info } from "./lib/output";
 

@@ -16,8 +16,8 @@ import { DEMO_CAMPAIGN_NAME, seedDemoCampaign, seedToolemuData } from "@/lib/see
 import { resolveAuthSecret } from "@/lib/auth/secret";
 import { ensureOfflineEndpoint, OFFLINE_ENDPOINT_NAME } from "@/lib/llm/endpoints";
 import { interruptOrphanEpisodes } from "@/lib/engine/background";
-import { DEFAULT_OFFLINE_PORT, startOfflineModel, type OfflineModelServer } from "@/lib/llm/offline/server";
-import { describeFaults } from "@/lib/llm/offline/faults";
+import { DEFAULT_OFFLINE_PORT, startOfflineModel, type OfflineModelServer } from "@/lib/offline/server";
+import { describeFaults } from "@/lib/offline/faults";
 import { OFFLINE_MODEL_LABEL } from "@/lib/llm/types";
 import { buildIfNeeded } from "./lib/build";
 import { findFreePort, isPortFree } from "./lib/port";

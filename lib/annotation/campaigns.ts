@@ -4,7 +4,7 @@ import type { Db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { recordAudit } from "@/lib/audit/record";
 import { AppError } from "@/lib/errors";
-import { OFFLINE_MODEL_ID } from "@/lib/llm/offline/constants";
+import { OFFLINE_MODEL_ID } from "@/lib/offline-label";
 import { parseTrajectoryFilter } from "@/lib/toolemu/filters";
 import { orderedTrajectoryIds } from "@/lib/toolemu/queries";
 import { TOOLEMU_LABEL_SCHEMA } from "@/lib/trajectory/label-schema";

@@ -6,8 +6,7 @@
 // the annotator whose trajectory it is.
 import type { Db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
-import { OFFLINE_MODEL_LABEL } from "@/lib/offline-label";
-import { OFFLINE_MODEL_ID } from "@/lib/llm/offline/constants";
+import { OFFLINE_MODEL_ID, OFFLINE_MODEL_LABEL } from "@/lib/offline-label";
 import type { BlindedItem } from "./blinded";
 
 export const REDACTED_MODEL = "[model]";

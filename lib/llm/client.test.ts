@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
 import { createModelClient, type ModelClientOptions } from "./client";
 import { ensureOfflineEndpoint } from "./endpoints";
-import { startOfflineModel, type OfflineModelServer } from "./offline/server";
+import { startOfflineModel, type OfflineModelServer } from "@/lib/offline/server";
 import { LlmCallError, type ChatMessage, type EndpointSettings } from "./types";
 
 let t: TestDatabase;

@@ -16,7 +16,7 @@ import {
   setEndpointCache,
   updateEndpoint,
 } from "./endpoints";
-import { startOfflineModel, type OfflineModelServer } from "./offline/server";
+import { startOfflineModel, type OfflineModelServer } from "@/lib/offline/server";
 import { OFFLINE_MODEL_LABEL } from "./types";
 
 let t: TestDatabase;

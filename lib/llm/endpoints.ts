@@ -8,7 +8,7 @@ import { recordAudit } from "@/lib/audit/record";
 import { AppError } from "@/lib/errors";
 import { createModelClient, type ModelClientOptions } from "./client";
 import { apiKeyEnvProblem, type EndpointInput } from "./endpoint-schemas";
-import { OFFLINE_MODEL_ID } from "./offline/constants";
+import { OFFLINE_MODEL_ID } from "@/lib/offline-label";
 import { LlmCallError, OFFLINE_MODEL_LABEL, type EndpointSettings } from "./types";
 
 export const OFFLINE_ENDPOINT_NAME = "offline-heuristic";

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type PgBoss from "pg-boss";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
 import { importCases } from "@/lib/testing/runs";
-import { startOfflineModel, type OfflineModelServer } from "@/lib/llm/offline/server";
+import { startOfflineModel, type OfflineModelServer } from "@/lib/offline/server";
 import { bossQueue, startBoss, type EpisodeQueue } from "@/lib/jobs/boss";
 import { createRun } from "./create";
 import { loadRunProgress } from "./queries";

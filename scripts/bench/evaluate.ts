@@ -14,7 +14,7 @@ import { performance } from "node:perf_hooks";
 import { createTestDatabase } from "@/lib/testing/db";
 import { sharedDataDir } from "@/lib/testing/shared-data";
 import { runImport } from "@/lib/toolemu/import";
-import { startOfflineModel } from "@/lib/llm/offline/server";
+import { startOfflineModel } from "@/lib/offline/server";
 import { EPISODE_QUEUE, JOB_EXPIRE_SECONDS, bossQueue, episodeSingletonKey, orderedJobId, startBoss } from "@/lib/jobs/boss";
 import { engineRunner } from "@/lib/runs/engine-runner";
 import { startRunWorker } from "@/lib/runs/worker";

@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
 import { sharedDataDir } from "@/lib/testing/shared-data";
 import { runImport } from "@/lib/toolemu/import";
 import { bossQueue, startBoss, type EpisodeQueue } from "@/lib/jobs/boss";
-import { startOfflineModel, type OfflineModelServer } from "@/lib/llm/offline/server";
+import { startOfflineModel, type OfflineModelServer } from "@/lib/offline/server";
 import { compareEvaluators, loadEvaluatorsPanel } from "@/lib/dashboards/evaluators";
 import { parseDashboardFilter } from "@/lib/dashboards/filters";
 import { cancelRun, pauseRun, resumeRun } from "../control";

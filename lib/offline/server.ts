@@ -13,16 +13,16 @@
 // faults for the next requests whatever they carry.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { respond } from "@/lib/llm/offline/brain";
+import { respond } from "./brain";
 import { estimateTokens } from "@/lib/llm/cost";
 import { OFFLINE_MODEL_LABEL, type ChatMessage, type ChatRole } from "@/lib/llm/types";
 import { FAULT_KINDS, NO_FAULTS, parseFaults, pickFault, seededRandom, type FaultConfig, type FaultKind } from "./faults";
 
-import { OFFLINE_MODEL_ID } from "./constants";
+import { OFFLINE_MODEL_ID } from "@/lib/offline-label";
 import { parseReplayModel, replayRespond } from "./replay";
 import { REPLAY_LABEL, type ReplayRecording } from "@/lib/trajectory/replay";
 
-export { DEFAULT_OFFLINE_PORT, OFFLINE_MODEL_ID } from "./constants";
+export const DEFAULT_OFFLINE_PORT = 11435;
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 export interface BrainParams {
