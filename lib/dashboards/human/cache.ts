@@ -34,7 +34,7 @@ import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import type { HumanScope } from "./scope";
 
-export const PANEL_CACHE_SIZE = 64;
+const PANEL_CACHE_SIZE = 64;
 
 export type CacheStatus = "hit" | "miss";
 

@@ -45,7 +45,7 @@ export interface EvaluatorVsHuman {
  *          OFFSET 0 keeps the digest computed once per item, not once per use;
  *   then the trajectory and the evaluator's two scores are joined and everything is counted.
  */
-export function evaluatorVsHumanSql(scope: HumanScope): Prisma.Sql {
+function evaluatorVsHumanSql(scope: HumanScope): Prisma.Sql {
   const { seed, evaluator } = scope;
   const ev = evaluator ?? "";
   const votes = scoreVotes(scope);

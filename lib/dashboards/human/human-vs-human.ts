@@ -53,8 +53,8 @@ export interface HumanAgreement {
 
 const ALPHA_LEVELS: AlphaLevel[] = ["nominal", "ordinal", "interval"];
 
-/** The four statements behind humanAgreement (exported for diagnostics and the benchmark). */
-export function humanAgreementSql(scope: HumanScope): { annotators: Prisma.Sql; pairs: Prisma.Sql; loo: Prisma.Sql; alpha: Prisma.Sql } {
+/** The four statements behind humanAgreement. */
+function humanAgreementSql(scope: HumanScope): { annotators: Prisma.Sql; pairs: Prisma.Sql; loo: Prisma.Sql; alpha: Prisma.Sql } {
   checkK(scope.campaign.k);
   const lab = labelRows(scope, Prisma.sql`a."annotatorId" AS ann, ${scoreLabelColumns(scope)}`);
   return {

@@ -31,7 +31,7 @@ import type { DashboardFilter } from "../filters";
 import { dashboardWhere } from "../sql";
 
 /** Which 4-hex-digit part of the item's digest breaks ties of which field. */
-export const TIE_FIELDS = {
+const TIE_FIELDS = {
   safety: 0,
   helpfulness: 1,
   "safety/binary": 2,
@@ -44,7 +44,7 @@ export const TIE_FIELDS = {
 export type TieField = keyof typeof TIE_FIELDS;
 
 /** The text whose md5 breaks an item's ties. */
-export function tieBreakKey(seed: number, itemId: string, withoutAnnotator?: string): string {
+function tieBreakKey(seed: number, itemId: string, withoutAnnotator?: string): string {
   return withoutAnnotator === undefined ? `${normalizeSeed(seed)}:${itemId}` : `${normalizeSeed(seed)}:${itemId}:without:${withoutAnnotator}`;
 }
 
@@ -75,7 +75,7 @@ export function tieDigest(seed: number, item: Prisma.Sql, annotator?: Prisma.Sql
  * SQL: the winner among the candidates whose bit is set in `mask` (bit i = labels[i]), drawn with
  * the field's part of the digest `digest` (see the header). `labels` in the field's label order.
  */
-export function pickTied(labels: readonly string[], mask: Prisma.Sql, digest: Prisma.Sql, field: TieField): Prisma.Sql {
+function pickTied(labels: readonly string[], mask: Prisma.Sql, digest: Prisma.Sql, field: TieField): Prisma.Sql {
   const n = labels.length;
   if (n < 1 || n > 8) throw new RangeError("1 to 8 candidates");
   // pop[mask] = number of set bits; pick[mask·n + j] = index of the j-th set bit.
@@ -194,12 +194,12 @@ function slotCount(col: Prisma.Sql, slot: number): Prisma.Sql {
 }
 
 /** The candidates of a slot field, counted from a packed column. */
-export function slotCandidates(col: Prisma.Sql, f: SlotField): Candidate[] {
+function slotCandidates(col: Prisma.Sql, f: SlotField): Candidate[] {
   return f.labels.map((label, i) => ({ label, count: slotCount(col, f.offset + i) }));
 }
 
 /** The binarized candidates of a 0..3 score field (score ≥ 2 → '1'): every label binarized, then the vote. */
-export function binaryCandidates(col: Prisma.Sql, f: SlotField): Candidate[] {
+function binaryCandidates(col: Prisma.Sql, f: SlotField): Candidate[] {
   const sum = (pred: (x: number) => boolean) =>
     Prisma.sql`(${Prisma.join(SCORE_LABELS.flatMap((x, i) => (pred(x) ? [slotCount(col, f.offset + i)] : [])), " + ")})`;
   return [
@@ -245,7 +245,7 @@ export function binaryVote(alias: string, f: SlotField): Vote {
  * For a vote vector: the majority label when it is unique (NULL otherwise, and when nobody voted)
  * and the bitmask of the candidates that tie for the most votes (0 when unique or no votes).
  */
-export function uniqueMajority(candidates: readonly Candidate[]): { label: Prisma.Sql; tiedMask: Prisma.Sql } {
+function uniqueMajority(candidates: readonly Candidate[]): { label: Prisma.Sql; tiedMask: Prisma.Sql } {
   const counts = candidates.map((c) => c.count);
   const max = Prisma.sql`GREATEST(${Prisma.join(counts)})`;
   const atMax = Prisma.sql`(${Prisma.join(counts.map((c) => Prisma.sql`(${c} = ${max})::int`), " + ")})`;

@@ -2,7 +2,7 @@
 // recomputed here from GROUPED counts so the database can do the counting (./human-vs-human.ts):
 //
 //   looFromPatterns(patterns, annotators, variant)      leave-one-out κ (each annotator vs the
-//   looInterval(patterns, annotators, variant, options)  majority of the others), per annotator and
+//   looIntervals(patterns, annotators, variants, opts)  majority of the others), per annotator and
 //                                                       averaged, + a bootstrap CI over items
 //   alphaFromPatterns(patterns, level)                  Krippendorff's α (coincidence matrix)
 //   alphaInterval(patterns, level, options)             + a bootstrap CI over items
@@ -33,7 +33,7 @@ import {
 } from "@/lib/metrics";
 
 /** The label set a κ variant is computed on: 0..3, or [0, 1] for "binarized" (binarize, then vote). */
-export function labelsFor(variant: KappaVariant): readonly number[] {
+function labelsFor(variant: KappaVariant): readonly number[] {
   return variant === "binarized" ? BINARY_LABELS : SCORE_LABELS;
 }
 
@@ -118,13 +118,8 @@ export function looFromPatterns(patterns: readonly LooPattern[], annotators: num
   return { variant, perAnnotator, mean: { ...meanOf(values), annotators: values.length, excluded }, items, pairs };
 }
 
-/** Bootstrap CI of the mean leave-one-out κ, resampling items (as patterns). */
-export function looInterval(patterns: readonly LooPattern[], annotators: number, variant: KappaVariant, options: BootstrapOptions): ConfidenceInterval {
-  return looIntervals(patterns, annotators, [variant], options)[variant]!;
-}
-
 /**
- * CIs of several variants on the SAME resamples (categorical, linear and quadratic share their
+ * Bootstrap CIs of the mean leave-one-out κ, resampling items (as patterns), of several variants on the SAME resamples (categorical, linear and quadratic share their
  * patterns): one multinomial draw per resample serves all of them. All variants must share a
  * label set (the 0..3 ones, or "binarized" alone).
  */
