@@ -29,7 +29,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
-import { LlmCallError, type ChatResult, type ModelClient } from "@/lib/llm/types";
+import { LlmCallError, type ChatResult, type LlmErrorKind, type ModelClient } from "@/lib/llm/types";
 import { evaluateTrajectory, type EvaluationOutcome } from "@/lib/evaluation/evaluate";
 import type { EvaluatorKind } from "@/lib/evaluation/prompts/build";
 import type { RecordedCall } from "@/lib/prompts/render";
@@ -101,7 +101,7 @@ export interface EpisodeResult {
   stopReason: StopReason;
   stopDetail: string | null;
   /** llm_error: the failed call's LlmErrorKind (rate_limited, timeout, network, ...); else null. */
-  errorKind: string | null;
+  errorKind: LlmErrorKind | null;
   stepCount: number;
   finalAnswer: string | null;
   inputTokens: number;
@@ -277,7 +277,7 @@ async function play(db: Db, trajectoryId: string, spec: CaseSpec, caseRaw: unkno
   let final: { answer: string; log: string } | null = null;
   let stopReason: StopReason = "max_steps";
   let stopDetail: string | null = null;
-  let errorKind: string | null = null;
+  let errorKind: LlmErrorKind | null = null;
 
   const finishRow = async (status: EpisodeResult["status"]) => {
     const line = toolemuLine(spec, caseRaw, mode, rawSteps, status === "FINISHED" ? final : null);

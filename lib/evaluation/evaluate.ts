@@ -9,7 +9,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { loadCaseSpec } from "@/lib/trajectory/case-spec";
-import { LlmCallError, type ModelClient } from "@/lib/llm/types";
+import { LlmCallError, type LlmErrorKind, type ModelClient } from "@/lib/llm/types";
 import type { PromptTemplate } from "@/lib/prompts/template";
 import type { RecordedCall } from "@/lib/prompts/render";
 import { parseEvaluatorOutput } from "./parse-evaluation";
@@ -19,7 +19,7 @@ export const EVALUATION_KINDS: readonly EvaluatorKind[] = ["SAFETY", "HELPFULNES
 
 export type EvaluationOutcome =
   | { kind: EvaluatorKind; ok: true; evaluationId: string; score: number | null; label: string | null; warning: string | null }
-  | { kind: EvaluatorKind; ok: false; error: string; errorKind: string };
+  | { kind: EvaluatorKind; ok: false; error: string; errorKind: LlmErrorKind };
 
 export interface StepForRecord {
   action: string | null;

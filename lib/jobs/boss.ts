@@ -24,8 +24,6 @@ export const BOSS_SCHEMA = "pgboss";
 export interface EpisodeJobData {
   runId: string;
   runEpisodeId: string;
-  /** An evaluation run's unit (the worker claims it with fastClaimUnit). */
-  unit?: true;
 }
 
 export interface RetryPolicy {
@@ -137,7 +135,7 @@ export async function sendEpisodeJobs(boss: PgBoss, episodes: EpisodeToSend[], p
     await boss.insert(
       episodes.slice(i, i + CHUNK).map((e) => ({
         name: EPISODE_QUEUE,
-        data: (e.agentEndpointId === null ? { runId: e.runId, runEpisodeId: e.id, unit: true } : { runId: e.runId, runEpisodeId: e.id }) satisfies EpisodeJobData,
+        data: { runId: e.runId, runEpisodeId: e.id } satisfies EpisodeJobData,
         singletonKey: episodeSingletonKey(e),
         retryLimit: policy.retryLimit,
         retryDelay: policy.retryDelay,

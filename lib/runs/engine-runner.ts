@@ -1,27 +1,22 @@
-// Plays a run's episode with the emulation engine (lib/emulation/episode.ts) — the production
-// EpisodeRunner of the worker. An evaluation run's unit is scored by ./evaluation/unit.ts instead. The claim transaction creates the attempt's trajectory row (so the
-// RunEpisode points at it from the first instant); the engine then plays into that row.
+// Plays a run's episode with the emulation engine (lib/engine/episode.ts) — the production
+// EpisodeRunner of the worker. An evaluation run's unit is scored by ./evaluation/unit.ts instead.
+// The claim (./claim.ts) creates the attempt's trajectory row (so the RunEpisode points at it from
+// the first instant); the engine then plays into that row.
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import type { ModelEndpoint, Prisma } from "@/lib/db/generated/client";
+import type { ModelEndpoint } from "@/lib/db/generated/client";
 import { runEpisode } from "@/lib/engine/episode";
 import type { AgentVariant } from "@/lib/trajectory/types";
 import { createModelClient, type ModelClientOptions } from "@/lib/llm/client";
 import { toEndpointSettings } from "@/lib/llm/endpoints";
-import { LlmCallError, type LlmErrorKind } from "@/lib/llm/types";
+import { LlmCallError } from "@/lib/llm/types";
 import type { ConcurrencyLimiter } from "@/lib/llm/limiter";
-import type { ClaimedEpisode, EpisodeSpec } from "./episode-job";
+import { failed, type AttemptResult } from "./attempt";
+import type { ClaimedEpisode } from "./episode-job";
 import { playEvaluationUnit } from "./evaluation/unit";
-import type { AttemptResult, EpisodeRunner } from "./worker";
-
-/** Failures worth another attempt: the endpoint may answer next time. */
-const RETRYABLE = new Set<string>(["rate_limited", "server_error", "timeout", "network", "malformed_response", "crashed", "internal"] satisfies (LlmErrorKind | "crashed" | "internal")[]);
+import type { EpisodeRunner } from "./worker";
 
 const ENDPOINT_TTL_MS = 5000;
-
-export function isRetryableKind(kind: string): boolean {
-  return RETRYABLE.has(kind);
-}
 
 export function engineRunner(opts: { clientOptions?: Omit<ModelClientOptions, "db" | "limiter"> } = {}): EpisodeRunner {
   // Endpoint rows, re-read at most every few seconds (an edit applies to the next episodes).
@@ -42,44 +37,15 @@ export function engineRunner(opts: { clientOptions?: Omit<ModelClientOptions, "d
   }
 
   return {
-    fastClaim: true,
-    async createTrajectory(tx: Prisma.TransactionClient, s: EpisodeSpec): Promise<string> {
-      const [agent, emulator] = await Promise.all([
-        tx.modelEndpoint.findUniqueOrThrow({ where: { id: s.agentEndpointId! }, select: { model: true } }),
-        tx.modelEndpoint.findUniqueOrThrow({ where: { id: s.emulatorEndpointId! }, select: { model: true } }),
-      ]);
-      const row = await tx.trajectory.create({
-        data: {
-          caseId: s.caseId,
-          origin: "EMULATED",
-          status: "RUNNING",
-          agentModel: agent.model,
-          emulatorModel: emulator.model,
-          emulatorMode: s.mode,
-          agentVariant: s.variant,
-          stepCount: 0,
-          contentHash: `emulated:pending:${crypto.randomUUID()}`,
-          raw: {},
-          agentEndpointId: s.agentEndpointId,
-          emulatorEndpointId: s.emulatorEndpointId,
-          evaluatorEndpointId: s.evaluatorEndpointId,
-          runId: s.runId,
-          startedAt: new Date(),
-        },
-        select: { id: true },
-      });
-      return row.id;
-    },
-
     async play(db: Db, ep: ClaimedEpisode, ctx: { signal: AbortSignal; limiter: ConcurrencyLimiter }): Promise<AttemptResult> {
       if (ep.unit) {
         const id = ep.evaluatorEndpointId;
         const row = id ? (await loadEndpoints(db, [id])).get(id) : undefined;
-        if (!row) return { ok: false, retryable: false, error: { kind: "bad_request", message: `The evaluator endpoint ${id ?? "(none)"} no longer exists.` } };
+        if (!row) return failed("bad_request", `The evaluator endpoint ${id ?? "(none)"} no longer exists.`);
         const client = createModelClient(toEndpointSettings(row), { ...opts.clientOptions, db, limiter: ctx.limiter });
-        return playEvaluationUnit(db, ep.runId, ep.unit, client, ctx.signal, isRetryableKind);
+        return playEvaluationUnit(db, ep.runId, ep.unit, client, ctx.signal);
       }
-      if (!ep.agentEndpointId || !ep.emulatorEndpointId) return { ok: false, retryable: false, error: { kind: "internal", message: "An episode without an agent or an emulator endpoint." } };
+      if (!ep.agentEndpointId || !ep.emulatorEndpointId) return failed("internal", "An episode without an agent or an emulator endpoint.", false);
       const agentId = ep.agentEndpointId;
       const emulatorId = ep.emulatorEndpointId;
       const ids = [...new Set([agentId, emulatorId, ...(ep.evaluatorEndpointId ? [ep.evaluatorEndpointId] : [])])];
@@ -105,17 +71,14 @@ export function engineRunner(opts: { clientOptions?: Omit<ModelClientOptions, "d
         });
       } catch (e) {
         // Thrown after the steps: e.g. an evaluator call that failed for good.
-        if (e instanceof LlmCallError) return { ok: false, retryable: isRetryableKind(e.kind), error: { kind: e.kind, message: e.message } };
-        return { ok: false, retryable: true, error: { kind: "internal", message: e instanceof Error ? e.message : String(e) } };
+        if (e instanceof LlmCallError) return failed(e.kind, e.message);
+        return failed("internal", e instanceof Error ? e.message : String(e));
       }
       if (result.status !== "INTERRUPTED") return { ok: true };
-      if (result.stopReason === "llm_error") {
-        // The engine stored the call's failure as "<kind>: <message>" on its LlmCall row.
-        const last = await db.llmCall.findFirst({ where: { trajectoryId: ep.trajectoryId, error: { not: null } }, orderBy: { id: "desc" }, select: { error: true } });
-        const kind = last?.error?.split(":")[0]?.trim() || "llm_error";
-        return { ok: false, retryable: isRetryableKind(kind), error: { kind, message: result.stopDetail ?? "a model call failed" } };
-      }
-      return { ok: false, retryable: true, error: { kind: result.stopReason, message: result.stopDetail ?? result.stopReason } };
+      // The engine's result says which kind of call failure stopped it.
+      if (result.stopReason === "llm_error" && result.errorKind) return failed(result.errorKind, result.stopDetail ?? "a model call failed");
+      const kind = result.stopReason === "cancelled" ? "cancelled" : "crashed";
+      return failed(kind, result.stopDetail ?? result.stopReason, true);
     },
   };
 }

@@ -48,15 +48,16 @@ async function createTrajectory(tx: Prisma.TransactionClient, s: EpisodeSpec): P
 /** Plays `steps` fake steps of `ms` each; `fail(ep, attempt)` decides failures. */
 function fakeRunner(opts: { ms?: number; steps?: number; fail?: (runEpisodeId: string, attempt: number) => "retryable" | "fatal" | null; plays?: Map<string, number> }): EpisodeRunner {
   return {
-    createTrajectory,
     async play(db, e, { signal }) {
       opts.plays?.set(e.runEpisodeId, (opts.plays.get(e.runEpisodeId) ?? 0) + 1);
       for (let i = 0; i < (opts.steps ?? 2); i++) {
         await new Promise((r) => setTimeout(r, opts.ms ?? 5));
-        if (signal.aborted) return { ok: false, retryable: true, error: { kind: "aborted", message: "aborted" } };
+        if (signal.aborted) return { ok: false, retryable: true, error: { kind: "cancelled", message: "aborted" } };
         await db.step.create({ data: { trajectoryId: e.trajectoryId, index: i } });
       }
       const f = opts.fail?.(e.runEpisodeId, e.attempt);
+      // What the failed attempt spent: the claim that discards its trajectory keeps this on its error row.
+      if (f) await db.llmCall.create({ data: { role: "agent", model: "fake", trajectoryId: e.trajectoryId, inputTokens: 100, outputTokens: 10, costUsd: 0.5 } });
       if (f) return { ok: false, retryable: f === "retryable", error: { kind: f === "retryable" ? "server_error" : "auth", message: `fake ${f} failure` } };
       await db.trajectory.update({ where: { id: e.trajectoryId }, data: { status: "FINISHED", stepCount: opts.steps ?? 2 } });
       return { ok: true };
@@ -178,6 +179,8 @@ describe("running on pg-boss", () => {
     for (const e of eps) if (e.id !== retryable) expect(plays.get(e.id)).toBe(1);
     const errors = await t.prisma.runError.findMany({ where: { runId: id }, orderBy: { id: "asc" } });
     expect(errors.map((e) => [e.runEpisodeId, e.kind, e.final])).toEqual(expect.arrayContaining([[retryable, "server_error", false], [fatal, "auth", true]]));
+    // The retried attempt's cost moved to its error row when the next attempt discarded its trajectory.
+    expect(errors.find((e) => e.runEpisodeId === retryable)).toMatchObject({ inputTokens: 100, outputTokens: 10, costUsd: 0.5 });
     // The retried attempt's partial trajectory is gone; the failed one keeps its partial trajectory.
     await checkOneTrajectoryPerEpisode(id);
     expect(await t.prisma.trajectory.count({ where: { runId: id } })).toBe(24);
@@ -193,6 +196,7 @@ describe("running on pg-boss", () => {
     expect(again.status).toBe("DONE");
     expect(again.trajectoryId).not.toBe(before);
     expect(await t.prisma.trajectory.count({ where: { id: before! } })).toBe(0);
+    expect(await t.prisma.runError.findFirstOrThrow({ where: { runEpisodeId: fatal, final: true } })).toMatchObject({ inputTokens: 100, outputTokens: 10, costUsd: 0.5 });
     await checkOneTrajectoryPerEpisode(id);
   });
 

@@ -14,7 +14,7 @@ import { startOfflineModel, type OfflineModelServer } from "@/lib/offline/server
 import { compareEvaluators, loadEvaluatorsPanel } from "@/lib/dashboards/evaluators";
 import { parseDashboardFilter } from "@/lib/dashboards/filters";
 import { cancelRun, pauseRun, resumeRun } from "../control";
-import { fastClaimUnit } from "../episode-job";
+import { claimEpisode } from "../claim";
 import { engineRunner } from "../engine-runner";
 import { loadRunProgress, listRunEpisodes } from "../queries";
 import { startRunWorker, type RunWorker } from "../worker";
@@ -177,13 +177,13 @@ describe("an evaluation run on the worker", () => {
     const [one] = await t.prisma.trajectory.findMany({ take: 1, select: { id: true } });
     const run = await createEvaluationRun(t.prisma, null, { trajectories: { kind: "ids", ids: [one!.id] }, endpointId: evaluator, kinds: ["SAFETY", "HELPFULNESS"], replicates: 1 }, null);
     const [a, b] = await t.prisma.runEpisode.findMany({ where: { runId: run.id }, orderBy: { position: "asc" } });
-    const claim = await fastClaimUnit(t.prisma, a!.id, { workerId: "test-worker", jobId: "job-1", leaseMs: 1000 });
+    const claim = await claimEpisode(t.prisma, a!.id, { workerId: "test-worker", jobId: "job-1", leaseMs: 1000 });
     expect(claim).toMatchObject({ kind: "claimed", runStarted: true, episode: { trajectoryId: one!.id, agentEndpointId: null, evaluatorEndpointId: evaluator, unit: { sourceTrajectoryId: one!.id, kind: "SAFETY", replicate: run.replicateNumbers[0] } } });
     expect(claim?.kind === "claimed" && claim.episode.unit?.settings.evaluatorBase).toBe(BASE);
     expect(await t.prisma.runEpisode.findUniqueOrThrow({ where: { id: a!.id } })).toMatchObject({ status: "RUNNING", workerId: "test-worker", attempts: 1 });
-    expect(await fastClaimUnit(t.prisma, a!.id, { workerId: "other", jobId: "job-2", leaseMs: 1000 })).toBeNull();
+    expect(await claimEpisode(t.prisma, a!.id, { workerId: "other", jobId: "job-2", leaseMs: 1000 })).toBeNull();
     await pauseRun(t.prisma, null, run.id, null);
-    expect(await fastClaimUnit(t.prisma, b!.id, { workerId: "test-worker", jobId: "job-3", leaseMs: 1000 })).toBeNull();
+    expect(await claimEpisode(t.prisma, b!.id, { workerId: "test-worker", jobId: "job-3", leaseMs: 1000 })).toBeNull();
     await cancelRun(t.prisma, null, run.id, null);
   });
 

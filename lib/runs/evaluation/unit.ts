@@ -7,7 +7,7 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { evaluateTrajectory } from "@/lib/evaluation/evaluate";
 import type { ModelClient } from "@/lib/llm/types";
-import type { AttemptResult } from "../worker";
+import { failed, type AttemptResult } from "../attempt";
 import { replicateName } from "./naming";
 import type { StoredEvaluationSettings } from "./schemas";
 import { evaluatorTemplate } from "./templates";
@@ -26,10 +26,9 @@ export async function playEvaluationUnit(
   unit: EvaluationUnitSpec,
   client: ModelClient,
   signal: AbortSignal,
-  isRetryableKind: (kind: string) => boolean,
 ): Promise<AttemptResult> {
   const template = evaluatorTemplate(unit.kind, unit.settings.templateVersion);
-  if (!template) return { ok: false, retryable: false, error: { kind: "bad_request", message: `No version ${unit.settings.templateVersion} of the ${unit.kind.toLowerCase()} evaluator template in this build.` } };
+  if (!template) return failed("bad_request", `No version ${unit.settings.templateVersion} of the ${unit.kind.toLowerCase()} evaluator template in this build.`);
   const [outcome] = await evaluateTrajectory(db, unit.sourceTrajectoryId, client, [unit.kind], {
     signal,
     runId,
@@ -38,7 +37,7 @@ export async function playEvaluationUnit(
     temperature: unit.settings.temperature ?? undefined,
     sample: unit.replicate,
   });
-  if (!outcome) return { ok: false, retryable: true, error: { kind: "internal", message: "the evaluation returned no outcome" } };
+  if (!outcome) return failed("internal", "the evaluation returned no outcome");
   if (outcome.ok) return { ok: true };
-  return { ok: false, retryable: isRetryableKind(outcome.errorKind), error: { kind: outcome.errorKind, message: outcome.error } };
+  return failed(outcome.errorKind, outcome.error);
 }

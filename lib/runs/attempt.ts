@@ -1,0 +1,31 @@
+// What one attempt at a RunEpisode comes to, as the runner tells the worker: done, or failed with
+// a typed error kind (stored as RunEpisode.errorKind and RunError.kind).
+import type { LlmErrorKind } from "@/lib/llm/types";
+
+/**
+ * Why an attempt failed: a model call's kind (it failed for good after its retries), "crashed"
+ * (the engine threw something else while playing), "cancelled" (the engine's signal fired) or
+ * "internal" (the runner threw, or the episode cannot be played as stored).
+ */
+export type AttemptErrorKind = LlmErrorKind | "crashed" | "cancelled" | "internal";
+
+/** Kinds the worker writes itself, for attempts no runner finished. */
+export type WorkerErrorKind = "worker_lost" | "worker_stopped";
+
+export interface AttemptError {
+  kind: AttemptErrorKind;
+  message: string;
+}
+
+export type AttemptResult = { ok: true } | { ok: false; error: AttemptError; retryable: boolean };
+
+/** Failures worth another attempt: the endpoint may answer next time. */
+const RETRYABLE: ReadonlySet<AttemptErrorKind> = new Set<AttemptErrorKind>(["rate_limited", "server_error", "timeout", "network", "malformed_response", "crashed", "internal"]);
+
+export function isRetryableKind(kind: AttemptErrorKind): boolean {
+  return RETRYABLE.has(kind);
+}
+
+export function failed(kind: AttemptErrorKind, message: string, retryable = isRetryableKind(kind)): AttemptResult {
+  return { ok: false, retryable, error: { kind, message } };
+}

@@ -1,0 +1,150 @@
+// The one way a worker takes a RunEpisode (an episode, or an evaluation run's unit) for an
+// attempt. The RESUME POLICY of ./episode-job.ts starts here: the claim that begins an attempt
+// deletes the previous attempt's partial trajectory in the same statement.
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { Db } from "@/lib/db/client";
+import { NOW_UTC } from "@/lib/jobs/endpoint-limiter";
+import type { ClaimedEpisode } from "./episode-job";
+import type { EvaluationUnitSpec } from "./evaluation/unit";
+import type { StoredEvaluationSettings } from "./evaluation/schemas";
+
+export type ClaimResult = { kind: "claimed"; episode: ClaimedEpisode; runStarted: boolean };
+
+export interface ClaimOptions {
+  workerId: string;
+  jobId: string;
+  leaseMs: number;
+}
+
+type ClaimRow = {
+  runId: string;
+  caseId: string;
+  agentEndpointId: string | null;
+  variant: string;
+  mode: "STANDARD" | "ADVERSARIAL";
+  repeat: number;
+  attempts: number;
+  trajectoryId: string | null;
+  sourceTrajectoryId: string | null;
+  evalKind: "SAFETY" | "HELPFULNESS" | null;
+  emulatorEndpointId: string | null;
+  evaluatorEndpointId: string | null;
+  seed: number;
+  promptVersions: unknown;
+  evaluation: unknown;
+  runStatus: string;
+};
+
+/**
+ * Takes a QUEUED episode of a QUEUED or RUNNING run for this worker, in one statement (one round
+ * trip, no interactive transaction): locks the episode (FOR UPDATE) and the run (FOR SHARE: a
+ * pause or cancel, an UPDATE of the run, waits for claims in progress and every claim after it
+ * sees the new status), discards a previous attempt's partial trajectory (its cost goes to that
+ * attempt's last error row), inserts the new attempt's trajectory row (the engine fills it; an
+ * evaluation run's unit scores a stored trajectory and gets none) and marks the episode RUNNING
+ * with a lease. Null when the episode is in any other state; whyNotClaimed says why.
+ *
+ * A RUNNING episode is never taken here, even if its worker is gone: the reaper hands it back
+ * (reclaimLost) and queues a fresh job.
+ */
+export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions): Promise<ClaimResult | null> {
+  const newTrajectoryId = `t${randomUUID().replace(/-/g, "")}`;
+  const rows = await db.$queryRawUnsafe<ClaimRow[]>(
+    `WITH ep AS (
+       SELECT id, "runId", "caseId", "agentEndpointId", variant, mode, attempts, "trajectoryId", "sourceTrajectoryId", "evalKind"
+       FROM "RunEpisode" WHERE id = $1 AND status = 'QUEUED' FOR UPDATE
+     ), run AS (
+       SELECT r.id, r.status::text AS status, r.seed, r."emulatorEndpointId", r."evaluatorEndpointId", r."promptVersions", r.evaluation
+       FROM "Run" r JOIN ep ON r.id = ep."runId" WHERE r.status IN ('QUEUED', 'RUNNING') FOR SHARE OF r
+     ), traj AS (
+       INSERT INTO "Trajectory" (id, "caseId", origin, status, "agentModel", "emulatorModel", "emulatorMode", "agentVariant", "stepCount", "contentHash", raw,
+                                 "agentEndpointId", "emulatorEndpointId", "evaluatorEndpointId", "runId", "startedAt", "createdAt")
+       SELECT $2, ep."caseId", 'EMULATED', 'RUNNING', am.model, em.model, ep.mode, ep.variant, 0, 'emulated:pending:' || $2, '{}'::jsonb,
+              ep."agentEndpointId", run."emulatorEndpointId", run."evaluatorEndpointId", ep."runId", ${NOW_UTC}, ${NOW_UTC}
+       FROM ep JOIN run ON true JOIN "ModelEndpoint" am ON am.id = ep."agentEndpointId" JOIN "ModelEndpoint" em ON em.id = run."emulatorEndpointId"
+       WHERE ep."sourceTrajectoryId" IS NULL
+       RETURNING id
+     ), upd AS (
+       UPDATE "RunEpisode" e SET status = 'RUNNING', attempts = e.attempts + 1, "workerId" = $3, "jobId" = $4, "trajectoryId" = traj.id,
+              "leaseUntil" = ${NOW_UTC} + ($5 * interval '1 millisecond'), "startedAt" = COALESCE(e."startedAt", ${NOW_UTC}),
+              "finishedAt" = NULL, "updatedAt" = ${NOW_UTC}
+       FROM ep JOIN run ON true LEFT JOIN traj ON true
+       WHERE e.id = ep.id
+         AND (traj.id IS NOT NULL OR (ep."sourceTrajectoryId" IS NOT NULL AND ep."evalKind" IS NOT NULL AND run.evaluation IS NOT NULL))
+       RETURNING e."runId", e."caseId", e."agentEndpointId", e.variant, e.mode, e.repeat, e.attempts, e."trajectoryId", e."sourceTrajectoryId", e."evalKind",
+                 ep."trajectoryId" AS "previousTrajectoryId", ep.attempts AS "previousAttempt"
+     ), spent AS (
+       SELECT sum(c."inputTokens")::float8 AS i, sum(c."outputTokens")::float8 AS o, sum(c."costUsd")::float8 AS c
+       FROM "LlmCall" c JOIN upd ON c."trajectoryId" = upd."previousTrajectoryId"
+     ), cost AS (
+       UPDATE "RunError" re SET "inputTokens" = round(spent.i)::int, "outputTokens" = round(spent.o)::int, "costUsd" = spent.c
+       FROM spent
+       WHERE (spent.i > 0 OR spent.o > 0)
+         AND re.id = (SELECT max(x.id) FROM "RunError" x JOIN upd ON x."runEpisodeId" = $1 AND x.attempt = upd."previousAttempt")
+     ), discarded AS (
+       DELETE FROM "Trajectory" t USING upd WHERE t.id = upd."previousTrajectoryId"
+     )
+     SELECT upd."runId", upd."caseId", upd."agentEndpointId", upd.variant, upd.mode::text AS mode, upd.repeat, upd.attempts, upd."trajectoryId",
+            upd."sourceTrajectoryId", upd."evalKind"::text AS "evalKind",
+            run."emulatorEndpointId", run."evaluatorEndpointId", run.seed, run."promptVersions", run.evaluation, run.status AS "runStatus"
+     FROM upd JOIN run ON run.id = upd."runId"`,
+    runEpisodeId,
+    newTrajectoryId,
+    o.workerId,
+    o.jobId,
+    o.leaseMs,
+  );
+  const r = rows[0];
+  if (!r) return null;
+  const unit: EvaluationUnitSpec | null =
+    r.sourceTrajectoryId && r.evalKind
+      ? { sourceTrajectoryId: r.sourceTrajectoryId, kind: r.evalKind, replicate: r.repeat + 1, settings: r.evaluation as StoredEvaluationSettings }
+      : null;
+  return {
+    kind: "claimed",
+    runStarted: r.runStatus === "QUEUED",
+    episode: {
+      runEpisodeId,
+      runId: r.runId,
+      caseId: r.caseId,
+      agentEndpointId: r.agentEndpointId,
+      variant: r.variant,
+      mode: r.mode,
+      repeat: r.repeat,
+      emulatorEndpointId: unit ? null : r.emulatorEndpointId,
+      evaluatorEndpointId: r.evaluatorEndpointId,
+      seed: r.seed,
+      promptVersions: Array.isArray(r.promptVersions) ? (r.promptVersions as string[]) : [],
+      unit,
+      attempt: r.attempts,
+      trajectoryId: r.trajectoryId ?? r.sourceTrajectoryId!,
+      workerId: o.workerId,
+    },
+  };
+}
+
+/**
+ * Why claimEpisode took nothing, for the job's output; a QUEUED episode of a cancelled run (handed
+ * back after the cancel) is marked CANCELLED on the way.
+ */
+export async function whyNotClaimed(db: Db, runEpisodeId: string): Promise<string> {
+  const rows = await db.$queryRawUnsafe<{ status: string; workerId: string | null; runStatus: string | null }[]>(
+    `WITH cur AS (
+       SELECT e.id, e.status::text AS status, e."workerId", r.status::text AS "runStatus" FROM "RunEpisode" e LEFT JOIN "Run" r ON r.id = e."runId" WHERE e.id = $1
+     ), cancel AS (
+       UPDATE "RunEpisode" e SET status = 'CANCELLED', "finishedAt" = ${NOW_UTC}, "updatedAt" = ${NOW_UTC}
+       FROM cur WHERE e.id = cur.id AND e.status = 'QUEUED' AND cur."runStatus" = 'CANCELLED' RETURNING e.id
+     )
+     SELECT cur.status, cur."workerId", cur."runStatus" FROM cur`,
+    runEpisodeId,
+  );
+  const ep = rows[0];
+  if (!ep) return "the episode no longer exists";
+  if (ep.status === "DONE" || ep.status === "FAILED" || ep.status === "CANCELLED") return `the episode is already ${ep.status}`;
+  if (!ep.runStatus) return "the run no longer exists";
+  if (ep.runStatus === "CANCELLED") return "the run was cancelled";
+  if (ep.runStatus === "PAUSED") return "the run is paused";
+  if (ep.status === "RUNNING") return `the episode is running on ${ep.workerId ?? "?"}`;
+  return `the episode could not be claimed (episode ${ep.status}, run ${ep.runStatus})`;
+}
