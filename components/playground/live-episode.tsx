@@ -3,16 +3,16 @@
 import { useEffect, useState, useTransition } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { startEpisodeAction } from "@/app/(app)/playground/_actions/start-episode";
 import { StepCard } from "@/components/toolemu/step-card";
 import { EvaluationCard } from "@/components/toolemu/evaluation-card";
 import { MODE_LABELS, STATUS_LABELS, formatCost } from "@/components/toolemu/format";
 import type { EpisodeLive } from "@/lib/engine/playground";
+import type { StartEpisodeAction } from "./start-action";
 
 const POLL_MS = 800;
 
 /** One episode, refreshed while it plays: steps as they are stored, then the evaluations. */
-export function LiveEpisode({ initial, canRun }: { initial: EpisodeLive; canRun: boolean }) {
+export function LiveEpisode({ initial, canRun, startEpisode }: { initial: EpisodeLive; canRun: boolean; startEpisode: StartEpisodeAction }) {
   const [ep, setEp] = useState(initial);
   const [pollError, setPollError] = useState<string | null>(null);
   const [startError, setStartError] = useState<string | null>(null);
@@ -57,7 +57,7 @@ export function LiveEpisode({ initial, canRun }: { initial: EpisodeLive; canRun:
       evaluatorEndpointId: ep.evaluatorEndpointId,
     };
     startTransition(async () => {
-      const res = await startEpisodeAction(input);
+      const res = await startEpisode(input);
       if (res.ok) router.push(`/playground/${res.data.trajectoryId}`);
       else setStartError(res.error);
     });

@@ -2,16 +2,16 @@
 
 import { useMemo, useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
-import { startEpisodeAction } from "@/app/(app)/playground/_actions/start-episode";
 import type { PlaygroundOptions } from "@/lib/engine/playground";
 import { VARIANT_HELP, MODE_HELP } from "./labels";
+import type { StartEpisodeAction } from "./start-action";
 
-type Props = { options: PlaygroundOptions; initialCaseId: string | null };
+type Props = { options: PlaygroundOptions; initialCaseId: string | null; startEpisode: StartEpisodeAction };
 
 const field = "mt-1 block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500";
 
 /** Choose a case, the agent (endpoint + prompt variant), the emulator (endpoint + mode) and the evaluator. */
-export function PlaygroundForm({ options, initialCaseId }: Props) {
+export function PlaygroundForm({ options, initialCaseId, startEpisode }: Props) {
   const router = useRouter();
   const firstEndpoint = options.endpoints[0]?.id ?? "";
   const [query, setQuery] = useState("");
@@ -47,7 +47,7 @@ export function PlaygroundForm({ options, initialCaseId }: Props) {
     e.preventDefault();
     setError(null);
     startTransition(async () => {
-      const res = await startEpisodeAction({ caseId, agentEndpointId, variant, emulatorEndpointId, mode, selfCritiqueRounds, evaluatorEndpointId: evaluatorEndpointId || null });
+      const res = await startEpisode({ caseId, agentEndpointId, variant, emulatorEndpointId, mode, selfCritiqueRounds, evaluatorEndpointId: evaluatorEndpointId || null });
       if (res.ok) router.push(`/playground/${res.data.trajectoryId}`);
       else setError(res.error);
     });

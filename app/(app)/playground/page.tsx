@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/ui/page-header";
 import { PlaygroundForm } from "@/components/playground/playground-form";
+import { startEpisodeAction } from "@/app/(app)/playground/_actions/start-episode";
 import { STATUS_LABELS, MODE_LABELS, formatDate } from "@/components/toolemu/format";
 import { requirePermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
@@ -24,7 +25,7 @@ export default async function PlaygroundPage({ searchParams }: Props) {
       >
         <Link href="/prompts" className="text-sm text-indigo-700 hover:underline">Prompt templates →</Link>
       </PageHeader>
-      <PlaygroundForm options={options} initialCaseId={initialCase} />
+      <PlaygroundForm options={options} initialCaseId={initialCase} startEpisode={startEpisodeAction} />
       <section className="mt-8" aria-labelledby="recent">
         <h2 id="recent" className="mb-2 text-lg font-semibold">Recent episodes</h2>
         {recent.length === 0 ? (

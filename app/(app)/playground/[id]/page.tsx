@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { Breadcrumbs } from "@/components/toolemu/breadcrumbs";
 import { LiveEpisode } from "@/components/playground/live-episode";
+import { startEpisodeAction } from "@/app/(app)/playground/_actions/start-episode";
 import { decodeParam } from "@/components/toolemu/format";
 import { requirePermission } from "@/lib/auth/server";
 import { can } from "@/lib/auth/permissions";
@@ -20,7 +21,7 @@ export default async function EpisodePage({ params }: Props) {
   return (
     <>
       <Breadcrumbs items={[{ href: "/playground", label: "Playground" }, { label: episode.case.name }]} />
-      <LiveEpisode initial={episode} canRun={can(user.role, "run:create")} />
+      <LiveEpisode initial={episode} canRun={can(user.role, "run:create")} startEpisode={startEpisodeAction} />
     </>
   );
 }
