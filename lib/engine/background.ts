@@ -4,7 +4,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { createDbLimiter, type DbLimiter } from "@/lib/jobs/endpoint-limiter";
+import { createDbLimiter, type DbLimiter } from "@/lib/llm/endpoint-limiter";
 import { createModelClient } from "@/lib/llm/client";
 import { getEndpointSettings } from "@/lib/llm/endpoints";
 import { startEpisode } from "./episode";

@@ -4,7 +4,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/client";
-import { NOW_UTC } from "@/lib/jobs/endpoint-limiter";
+import { NOW_UTC } from "@/lib/llm/endpoint-limiter";
 import type { ClaimedEpisode } from "./episode-job";
 import type { EvaluationUnitSpec } from "./evaluation/unit";
 import type { StoredEvaluationSettings } from "./evaluation/schemas";

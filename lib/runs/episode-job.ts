@@ -11,7 +11,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
-import { NOW_UTC } from "@/lib/jobs/endpoint-limiter";
+import { NOW_UTC } from "@/lib/llm/endpoint-limiter";
 import type { AttemptError } from "./attempt";
 import type { EvaluationUnitSpec } from "./evaluation/unit";
 

@@ -7,7 +7,7 @@ import type PgBoss from "pg-boss";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
 import { createEndpoints, importCases, type TestEndpoints } from "@/lib/testing/runs";
 import { bossQueue, startBoss, type EpisodeQueue } from "@/lib/jobs/boss";
-import { createDbLimiter } from "@/lib/jobs/endpoint-limiter";
+import { createDbLimiter } from "@/lib/llm/endpoint-limiter";
 import type { Prisma } from "@/lib/db/generated/client";
 import { createRun, expandEpisodes, previewRun, promptVersions } from "./create";
 import { cancelRun, pauseRun, resumeRun, retryFailed } from "./control";

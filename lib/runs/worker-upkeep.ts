@@ -5,7 +5,7 @@ import "server-only";
 import type PgBoss from "pg-boss";
 import type { Db } from "@/lib/db/client";
 import { cancelQueuedJobs, EPISODE_QUEUE, episodeJobStates, sendEpisodeJobs, type RetryPolicy } from "@/lib/jobs/boss";
-import type { DbLimiter } from "@/lib/jobs/endpoint-limiter";
+import type { DbLimiter } from "@/lib/llm/endpoint-limiter";
 import { finishRunIfComplete } from "./control";
 import { findLostEpisodes, reclaimLost } from "./episode-job";
 import type { AbortReason, RunningAttempt } from "./worker-attempt";

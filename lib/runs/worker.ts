@@ -11,14 +11,14 @@
 //     episodes of active runs that have none — a web process that stopped between storing a run
 //     and queueing it, or a worker that died between fetching a job and claiming its episode
 //     (after RUN_ORPHAN_GRACE_SECONDS) — and marks runs DONE whose episodes have all ended;
-//   - LLM calls go through one cross-process limiter (lib/jobs/endpoint-limiter.ts), so each
+//   - LLM calls go through one cross-process limiter (lib/llm/endpoint-limiter.ts), so each
 //     endpoint's maxConcurrency holds across all workers.
 import "server-only";
 import type PgBoss from "pg-boss";
 import { createPrisma, type Db } from "@/lib/db/client";
 import { EPISODE_QUEUE, retryPolicyFromEnv, startBoss, type EpisodeJobData } from "@/lib/jobs/boss";
 import { startDispatcher, type Dispatcher, type JobOutcome } from "@/lib/jobs/dispatcher";
-import { createDbLimiter, deadLocalHolders, type DbLimiter } from "@/lib/jobs/endpoint-limiter";
+import { createDbLimiter, deadLocalHolders, type DbLimiter } from "@/lib/llm/endpoint-limiter";
 import type { ConcurrencyLimiter } from "@/lib/llm/limiter";
 import type { AttemptResult } from "./attempt";
 import type { ClaimedEpisode } from "./episode-job";
