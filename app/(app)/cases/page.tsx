@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/page-header";
 import { SearchForm } from "@/components/toolemu/search-form";
 import { CaseTable } from "@/components/toolemu/case-table";
-import { Pagination } from "@/components/toolemu/pagination";
+import { Pagination } from "@/components/ui/pagination";
 import { EmptyState, NoDataImported } from "@/components/toolemu/empty-state";
 import { requirePermission } from "@/lib/auth/server";
 import { can } from "@/lib/auth/permissions";

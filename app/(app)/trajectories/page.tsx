@@ -4,7 +4,7 @@ import { TrajectoryFilterBar } from "@/components/toolemu/trajectory-filter-bar"
 import { ActiveFilters } from "@/components/toolemu/active-filters";
 import { TrajectoryTable } from "@/components/toolemu/trajectory-table";
 import { ExportButtons } from "@/components/toolemu/export-buttons";
-import { Pagination } from "@/components/toolemu/pagination";
+import { Pagination } from "@/components/ui/pagination";
 import { EmptyState, NoDataImported } from "@/components/toolemu/empty-state";
 import Link from "next/link";
 import { requirePermission } from "@/lib/auth/server";
