@@ -1,12 +1,13 @@
 // Static half of the security suite: every page, route handler and server action under app/
 // calls a guard (a permission from lib/auth/permissions.ts, or is listed as public / any signed-in
-// user with a reason), and every export of an action file is wrapped in withPermission. The HTTP
-// half, e2e/security-matrix.spec.ts, checks each of them with each role against the table.
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+// user with a reason), every export of an action file and every method of a route handler goes
+// through withPermission, and withPermission is the only guard (nothing else reads the session).
+// The HTTP half, e2e/security-matrix.spec.ts, checks each of them with each role against the table.
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ANY_USER_FILES, listAppEntries } from "@/lib/testing/app-routes";
+import { ANY_USER_FILES, listAppEntries, PUBLIC_FILES } from "@/lib/testing/app-routes";
 
 describe("every entry point has a guard", () => {
   const entries = listAppEntries();
@@ -23,6 +24,21 @@ describe("every entry point has a guard", () => {
     const unguarded = entries.filter((e) => e.kind !== "action" && (e.guard === null || (e.guard.kind === "user" && !ANY_USER_FILES.has(e.file))));
     expect(unguarded.map((e) => e.file)).toEqual([]);
     for (const e of entries.filter((x) => x.kind === "route")) expect(e.methods.length, e.file).toBeGreaterThan(0);
+  });
+
+  it("route handlers: every exported method calls the guarded function (or requirePermission)", () => {
+    const bad = entries.filter((e) => e.kind === "route" && !PUBLIC_FILES[e.file]).flatMap((e) => e.unguardedMethods!.map((m) => `${e.file}: ${m}`));
+    expect(bad).toEqual([]);
+  });
+
+  it("one guard: no entry reads the session around it, and only lib/auth/server.ts makes one", () => {
+    expect(entries.filter((e) => e.readsSession && !PUBLIC_FILES[e.file]).map((e) => e.file)).toEqual([]);
+    const sources = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true, recursive: true })
+        .filter((d) => d.isFile() && /\.tsx?$/.test(d.name) && !/\.test\.tsx?$/.test(d.name))
+        .map((d) => path.relative(process.cwd(), path.join(d.parentPath, d.name)).split(path.sep).join("/"));
+    const makers = ["app", "components", "lib", "scripts"].flatMap(sources).filter((f) => !f.startsWith("lib/db/generated/") && /\bmakeGuard\(/.test(readFileSync(f, "utf8")));
+    expect(makers.sort()).toEqual(["lib/auth/guard.ts", "lib/auth/server.ts"]);
   });
 
   it("server actions: every export is withPermission(<permission>, schema, handler)", () => {
@@ -42,6 +58,9 @@ describe("every entry point has a guard", () => {
     put("app/(app)/x/_actions/do-it.ts", '"use server";\nexport async function doIt() {}\nexport const ok = withPermission("user:manage", s, async () => 1);');
     put("app/(app)/y/page.tsx", 'await requirePermission("no:such");');
     put("app/(app)/z/page.tsx", "await requireUser();");
+    put("app/(app)/w/page.tsx", 'await requirePermission("run:read"); await requirePermission(perm);');
+    put("app/api/half/route.ts", 'const ok = withPermission("run:read", s, h);\nexport async function GET() { return toResponse(await ok({})); }\nexport async function POST() { return Response.json({}); }');
+    put("app/api/around/route.ts", 'const ok = withPermission("run:read", s, h);\nexport async function GET() { if (await sessionClaims()) return Response.json({}); return toResponse(await ok({})); }');
     const found = listAppEntries(root);
     const byFile = Object.fromEntries(found.map((e) => [e.file, e]));
     expect(byFile["app/(app)/secret/page.tsx"]!.guard).toBeNull();
@@ -50,5 +69,8 @@ describe("every entry point has a guard", () => {
     expect(byFile["app/(app)/x/_actions/do-it.ts"]!.guard).toBeNull();
     expect(byFile["app/(app)/y/page.tsx"]!.guard).toBeNull(); // an unknown permission is no guard
     expect(byFile["app/(app)/z/page.tsx"]!.guard).toEqual({ kind: "user" }); // and not on the signed-in-only list
+    expect(byFile["app/(app)/w/page.tsx"]!.guard).toBeNull(); // every guard call must name a known permission
+    expect(byFile["app/api/half/route.ts"]).toMatchObject({ methods: ["GET", "POST"], unguardedMethods: ["POST"], readsSession: false });
+    expect(byFile["app/api/around/route.ts"]).toMatchObject({ unguardedMethods: [], readsSession: true });
   });
 });

@@ -6,7 +6,8 @@ import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
 import { hashPassword } from "@/lib/auth/password";
 import { runImport } from "@/lib/toolemu/import";
 import { createCampaign, setCampaignLocked } from "./campaigns";
-import { claimNext, claimNextItem, LEASE_MS, saveDraft, skipItem, submitLabel, UserNotVerified } from "./assignments";
+import { UserNotVerified, type Caller } from "@/lib/auth/guard";
+import { claimNext, claimNextItem, LEASE_MS, saveDraft, skipItem, submitLabel } from "./assignments";
 import { loadBlindedItem } from "./blinded";
 import { listMyCampaigns } from "./queries";
 
@@ -169,23 +170,29 @@ describe("claim with the item, and callers that leave the user check to the stat
     expect(await claimNextItem(t.prisma, campaignId, u2, now)).not.toBeNull();
   });
 
-  it("with verifyUser, a disabled user is refused in the first statement and nothing changes", async () => {
+  it("under the guard's deferred check, a disabled user is refused in the first statement and nothing changes", async () => {
     const u = users[10]!;
     const trajectory = await t.prisma.trajectory.findFirstOrThrow({ select: { id: true }, skip: 40 });
     const { id: campaignId } = await createCampaign(t.prisma, null, { name: "verify", k: 1, seed: 12, annotatorIds: [u, users[11]!], selection: { kind: "ids", trajectoryIds: [trajectory.id] } });
-    const roles = { claims: { sub: u, sv: 0, sid: "session-1" }, roles: ["ANNOTATOR"] as const };
-    const as = (id: string, r: readonly ("ADMIN" | "ANNOTATOR")[]) => ({ claims: { sub: id, sv: 0, sid: `session-${id}` }, roles: r });
-    const item = await claimNextItem(t.prisma, campaignId, u, new Date(), roles);
+    // The caller the guard hands a handler under `userCheck: "deferred"`.
+    const caller = (id: string, sv: number, sid: string, roles: readonly ("ADMIN" | "ANNOTATOR")[] = ["ANNOTATOR"]): Caller => ({
+      id,
+      session: { sub: id, sv, sid },
+      deferredCheck: { roles },
+    });
+    const roles = caller(u, 0, "session-1");
+    const as = (id: string, r: readonly ("ADMIN" | "ANNOTATOR")[]) => caller(id, 0, `session-${id}`, r);
+    const item = await claimNextItem(t.prisma, campaignId, roles);
     expect(item).not.toBeNull();
     await t.prisma.user.update({ where: { id: u }, data: { disabled: true } });
     try {
-      await expect(claimNextItem(t.prisma, campaignId, u, new Date(), roles)).rejects.toBeInstanceOf(UserNotVerified);
-      await expect(submitLabel(t.prisma, u, item!.assignment.id, VALID, 1, new Date(), roles)).rejects.toBeInstanceOf(UserNotVerified);
-      await expect(saveDraft(t.prisma, u, item!.assignment.id, {}, 1, new Date(), roles)).rejects.toBeInstanceOf(UserNotVerified);
-      await expect(skipItem(t.prisma, u, item!.assignment.id, "no", roles)).rejects.toBeInstanceOf(UserNotVerified);
+      await expect(claimNextItem(t.prisma, campaignId, roles)).rejects.toBeInstanceOf(UserNotVerified);
+      await expect(submitLabel(t.prisma, roles, item!.assignment.id, VALID, 1)).rejects.toBeInstanceOf(UserNotVerified);
+      await expect(saveDraft(t.prisma, roles, item!.assignment.id, {}, 1)).rejects.toBeInstanceOf(UserNotVerified);
+      await expect(skipItem(t.prisma, roles, item!.assignment.id, "no")).rejects.toBeInstanceOf(UserNotVerified);
       // A role outside the list is refused too, even for someone else's assignment or an unknown one.
-      await expect(submitLabel(t.prisma, users[11]!, item!.assignment.id, VALID, 1, new Date(), as(users[11]!, ["ADMIN"]))).rejects.toBeInstanceOf(UserNotVerified);
-      await expect(submitLabel(t.prisma, users[11]!, "no-such-assignment", VALID, 1, new Date(), as(users[11]!, ["ADMIN"]))).rejects.toBeInstanceOf(UserNotVerified);
+      await expect(submitLabel(t.prisma, as(users[11]!, ["ADMIN"]), item!.assignment.id, VALID, 1)).rejects.toBeInstanceOf(UserNotVerified);
+      await expect(submitLabel(t.prisma, as(users[11]!, ["ADMIN"]), "no-such-assignment", VALID, 1)).rejects.toBeInstanceOf(UserNotVerified);
       const row = await t.prisma.assignment.findUniqueOrThrow({ where: { id: item!.assignment.id } });
       expect(row.status).toBe("CLAIMED");
       expect(row.values).toBeNull();
@@ -193,16 +200,16 @@ describe("claim with the item, and callers that leave the user check to the stat
       await t.prisma.user.update({ where: { id: u }, data: { disabled: false } });
     }
     // Enabled again: the ordinary answers (404 for an unknown assignment, 403 when not invited).
-    expect((await submitLabel(t.prisma, u, "no-such-assignment", VALID, 1, new Date(), roles).catch((e) => e)).status).toBe(404);
-    expect((await claimNextItem(t.prisma, campaignId, users[12]!, new Date(), roles).catch((e) => e)).status).toBe(403);
+    expect((await submitLabel(t.prisma, roles, "no-such-assignment", VALID, 1).catch((e) => e)).status).toBe(404);
+    expect((await claimNextItem(t.prisma, campaignId, { ...roles, id: users[12]! }).catch((e) => e)).status).toBe(403);
     // The same statement refuses a session that was ended: signed out, or an older session version.
     await t.prisma.revokedSession.create({ data: { sid: "session-1", userId: u, expiresAt: new Date(Date.now() + 60_000) } });
-    await expect(saveDraft(t.prisma, u, item!.assignment.id, {}, 1, new Date(), roles)).rejects.toBeInstanceOf(UserNotVerified);
-    const other = { claims: { sub: u, sv: 0, sid: "session-2" }, roles: ["ANNOTATOR"] as const };
+    await expect(saveDraft(t.prisma, roles, item!.assignment.id, {}, 1)).rejects.toBeInstanceOf(UserNotVerified);
+    const other = caller(u, 0, "session-2");
     await t.prisma.user.update({ where: { id: u }, data: { sessionVersion: 1 } });
-    await expect(saveDraft(t.prisma, u, item!.assignment.id, {}, 1, new Date(), other)).rejects.toBeInstanceOf(UserNotVerified);
-    const current = { claims: { sub: u, sv: 1, sid: "session-2" }, roles: ["ANNOTATOR"] as const };
-    expect((await submitLabel(t.prisma, u, item!.assignment.id, VALID, 1, new Date(), current)).status).toBe("submitted");
+    await expect(saveDraft(t.prisma, other, item!.assignment.id, {}, 1)).rejects.toBeInstanceOf(UserNotVerified);
+    const current = caller(u, 1, "session-2");
+    expect((await submitLabel(t.prisma, current, item!.assignment.id, VALID, 1)).status).toBe("submitted");
   });
 });
 

@@ -11,7 +11,8 @@ import { randomBytes } from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { recordAudit } from "@/lib/audit/record";
-import { sessionOkSql, type VerifySession } from "@/lib/auth/sessions";
+import { UserNotVerified, type Caller } from "@/lib/auth/guard";
+import { callerOkSql } from "@/lib/auth/sessions";
 import { AppError } from "@/lib/errors";
 import { canonicalJson } from "@/lib/toolemu/canonical";
 import { ITEM_CONTENT_COLUMNS, ITEM_CONTENT_JOINS, toBlindedItem, type BlindedItem, type ItemContentRow } from "./blinded";
@@ -26,22 +27,12 @@ const LATE_REASON = "lease expired; the item was completed by others";
 type Tx = Prisma.TransactionClient;
 
 /**
- * Thrown (rolling the transaction back) when the caller asked the first statement to check the
- * user row — it exists, is enabled, has one of the given roles — and it does not: the caller then
- * answers the ordinary way (see app/api/annotate/_lib/guard.ts). Saves a statement per request.
+ * The annotator: a user id, or the guard's caller. Under the guard's deferred check the first
+ * statement checks the user row too (callerOkSql) and throws UserNotVerified, rolling the
+ * transaction back, when it fails — the guard then answers the ordinary way.
  */
-export class UserNotVerified extends Error {
-  constructor() {
-    super("The user could not be verified.");
-  }
-}
-
-/**
- * SQL: whether the user may go on — their session still stands and their role may label
- * (lib/auth/sessions.ts) — or true when the caller checked the user already.
- */
-const callerOkSql = (userId: string, verify?: VerifySession) =>
-  verify ? sessionOkSql({ ...verify.claims, sub: userId }, verify.roles) : Prisma.sql`true`;
+export type Annotator = string | Caller;
+const idOf = (a: Annotator) => (typeof a === "string" ? a : a.id);
 
 /** Ids like Prisma's cuid() default (the column has no database default): 'c' + time + randomness. */
 function newAssignmentId(): string {
@@ -89,10 +80,11 @@ type Claimed = { assignmentId: string; itemId: string };
  * second tab resumes it), otherwise a newly claimed item, or null when nothing is left for them.
  * With `load`, the blinded item comes back too, read in the same statement as the claim.
  */
-async function claimIn(tx: Tx, campaignId: string, userId: string, now: Date, load: boolean, verifyUser?: VerifySession): Promise<(Claimed & { item?: BlindedItem }) | null> {
+async function claimIn(tx: Tx, campaignId: string, annotator: Annotator, now: Date, load: boolean): Promise<(Claimed & { item?: BlindedItem }) | null> {
+  const userId = idOf(annotator);
   const lease = new Date(now.getTime() + LEASE_MS);
   const [c] = await tx.$queryRaw<CampaignRow[]>`
-    WITH caller AS (SELECT ${callerOkSql(userId, verifyUser)} AS ok),
+    WITH caller AS (SELECT ${callerOkSql(annotator)} AS ok),
     c AS (
       SELECT c.id, c.name, c.guidelines, c.k, c.seed, c.status::text AS status, c."redactModelNames",
              c."labelSchemaVersion" AS "schemaVersion", ${schemaColumn(campaignId)} AS "labelSchema"
@@ -218,9 +210,9 @@ export async function claimNext(db: Db, campaignId: string, userId: string, now 
 }
 
 /** claimNext, with the claimed item blinded as the annotation screen shows it (one transaction). */
-export async function claimNextItem(db: Db, campaignId: string, userId: string, now = new Date(), verifyUser?: VerifySession): Promise<BlindedItem | null> {
+export async function claimNextItem(db: Db, campaignId: string, annotator: Annotator, now = new Date()): Promise<BlindedItem | null> {
   return db.$transaction(async (tx) => {
-    const item = (await claimIn(tx, campaignId, userId, now, true, verifyUser))?.item;
+    const item = (await claimIn(tx, campaignId, annotator, now, true))?.item;
     return item ? redactIfAsked(tx, item) : null;
   });
 }
@@ -255,9 +247,9 @@ interface Own {
  * not beside it. With `lockItem` the item's row is locked too (submissions re-check the number
  * of labels under it, so two submissions can never both be the k-th).
  */
-async function ownAssignment(tx: Tx, assignmentId: string, userId: string, opts: { lockItem?: boolean; verifyUser?: VerifySession } = {}): Promise<Own & { schema: CompiledSchema }> {
+async function ownAssignment(tx: Tx, assignmentId: string, annotator: Annotator, opts: { lockItem?: boolean } = {}): Promise<Own & { schema: CompiledSchema }> {
   const [a] = await tx.$queryRaw<(Own & { callerOk: boolean })[]>`
-    WITH caller AS (SELECT ${callerOkSql(userId, opts.verifyUser)} AS ok)
+    WITH caller AS (SELECT ${callerOkSql(annotator)} AS ok)
     SELECT caller.ok AS "callerOk", x.* FROM caller LEFT JOIN (
       SELECT a.id, a."annotatorId", a."itemId", a.status::text AS status, a.values, a."timeSpentMs",
              c.k, c.id AS "campaignId", c.status::text AS "campaignStatus",
@@ -269,16 +261,16 @@ async function ownAssignment(tx: Tx, assignmentId: string, userId: string, opts:
       ${opts.lockItem ? Prisma.sql`FOR UPDATE OF a, ci` : Prisma.sql`FOR UPDATE OF a`}
     ) x ON true`;
   if (!a?.callerOk) throw new UserNotVerified();
-  if (!a.id || a.annotatorId !== userId) throw new AppError("No such item in your queue.", 404);
+  if (!a.id || a.annotatorId !== idOf(annotator)) throw new AppError("No such item in your queue.", 404);
   if (a.campaignStatus === "LOCKED") throw new AppError("This campaign is locked; labels can no longer be changed.", 409);
   return { ...a, schema: await campaignSchema(tx, a.campaignId, a.schemaVersion, a.labelSchema) };
 }
 
 const json = (v: unknown) => Prisma.sql`${JSON.stringify(v)}::jsonb`;
 
-export async function saveDraft(db: Db, userId: string, assignmentId: string, draft: LabelValues, timeSpentMs: number, now = new Date(), verifyUser?: VerifySession) {
+export async function saveDraft(db: Db, annotator: Annotator, assignmentId: string, draft: LabelValues, timeSpentMs: number, now = new Date()) {
   return db.$transaction(async (tx) => {
-    const a = await ownAssignment(tx, assignmentId, userId, { verifyUser });
+    const a = await ownAssignment(tx, assignmentId, annotator);
     const parsed = a.schema.partial.safeParse(draft);
     if (!parsed.success) throw new AppError(parsed.error.issues[0]?.message ?? "Invalid draft.", 400);
     // Working on it keeps the place.
@@ -296,18 +288,19 @@ export async function saveDraft(db: Db, userId: string, assignmentId: string, dr
  * Stores the label. Idempotent: submitting the same values again changes nothing. Submitting
  * other values for an already submitted item is a revision, written to the audit log.
  */
-export async function submitLabel(db: Db, userId: string, assignmentId: string, values: LabelValues, timeSpentMs: number, now = new Date(), verifyUser?: VerifySession) {
-  const result = await submitInTransaction(db, userId, assignmentId, values, timeSpentMs, now, verifyUser);
+export async function submitLabel(db: Db, annotator: Annotator, assignmentId: string, values: LabelValues, timeSpentMs: number, now = new Date()) {
+  const result = await submitInTransaction(db, annotator, assignmentId, values, timeSpentMs, now);
   if (result.status === "completed_by_others") {
     throw new AppError("Your claim on this item expired and others completed it meanwhile; your answers are kept as a draft. Go on with the next item.", 409);
   }
   return result as { status: "submitted" | "unchanged" | "revised" };
 }
 
-function submitInTransaction(db: Db, userId: string, assignmentId: string, values: LabelValues, timeSpentMs: number, now: Date, verifyUser?: VerifySession) {
+function submitInTransaction(db: Db, annotator: Annotator, assignmentId: string, values: LabelValues, timeSpentMs: number, now: Date) {
+  const userId = idOf(annotator);
   return db.$transaction(async (tx) => {
     // The item's lock too: under it, two submissions can never both be the k-th.
-    const a = await ownAssignment(tx, assignmentId, userId, { lockItem: true, verifyUser });
+    const a = await ownAssignment(tx, assignmentId, annotator, { lockItem: true });
     const parsed = a.schema.full.safeParse(values);
     if (!parsed.success) throw new AppError(parsed.error.issues.map((i) => i.message).join(" "), 400);
     const clean = parsed.data;
@@ -353,9 +346,10 @@ function submitInTransaction(db: Db, userId: string, assignmentId: string, value
   });
 }
 
-export async function skipItem(db: Db, userId: string, assignmentId: string, reason: string, verifyUser?: VerifySession) {
+export async function skipItem(db: Db, annotator: Annotator, assignmentId: string, reason: string) {
+  const userId = idOf(annotator);
   return db.$transaction(async (tx) => {
-    const a = await ownAssignment(tx, assignmentId, userId, { verifyUser });
+    const a = await ownAssignment(tx, assignmentId, annotator);
     if (a.status !== "CLAIMED") throw new AppError("Only an item you are working on can be skipped.", 409);
     await tx.assignment.update({ where: { id: a.id }, data: { status: "SKIPPED", skipReason: reason, leaseUntil: null } });
     await recordAudit(tx, { actorId: userId, action: "label.skip", entityType: "Assignment", entityId: a.id, after: { reason } });

@@ -75,7 +75,7 @@ export async function getSessionUser(): Promise<SessionUser | null> {
   return claims ? loadSessionUser(db(), claims) : null;
 }
 
-export const withPermission = makeGuard(getSessionUser);
+export const withPermission = makeGuard({ claims: sessionClaims, user: (claims) => loadSessionUser(db(), claims) });
 
 /** For pages: the user, or a redirect to sign-in / the forbidden page. */
 export async function requirePermission(permission: Permission): Promise<SessionUser> {

@@ -12,7 +12,7 @@ import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { recordAudit } from "@/lib/audit/record";
 import { AppError } from "@/lib/errors";
-import type { SessionUser } from "./guard";
+import type { Caller, SessionUser } from "./guard";
 import { isRole, type Role } from "./permissions";
 
 /** How long a session lasts without use; the token is renewed while the app is open. */
@@ -41,9 +41,8 @@ export function sessionClaimsOf(token: Record<string, unknown> | null | undefine
 
 /**
  * SQL: whether the session is still good — the user exists, is enabled, has the version the
- * token carries, the session was not signed out — and, with `roles`, has one of them. Used
- * alone (loadSessionUser) and inside other statements (the annotation API checks it in its
- * first statement instead of a statement of its own).
+ * token carries, the session was not signed out — and, with `roles`, has one of them. Made
+ * inside another statement, for the guard's deferred check (callerOkSql).
  */
 export function sessionOkSql(c: SessionClaims, roles?: readonly Role[]): Prisma.Sql {
   const roleCheck = roles ? Prisma.sql` AND u.role::text = ANY(${[...roles]}::text[])` : Prisma.empty;
@@ -53,10 +52,13 @@ export function sessionOkSql(c: SessionClaims, roles?: readonly Role[]): Prisma.
       FROM "User" u WHERE u.id = ${c.sub}), false)`;
 }
 
-/** A check of the session and role for another statement to make (see sessionOkSql). */
-export interface VerifySession {
-  claims: SessionClaims;
-  roles: readonly Role[];
+/**
+ * SQL: whether the caller may go on — under the guard's deferred check, whether their session
+ * still stands and their role holds the permission (sessionOkSql); otherwise true, the guard
+ * having checked the user already. A bare user id is a caller the code checked itself.
+ */
+export function callerOkSql(caller: string | Caller): Prisma.Sql {
+  return typeof caller !== "string" && caller.deferredCheck ? sessionOkSql({ ...caller.session, sub: caller.id }, caller.deferredCheck.roles) : Prisma.sql`true`;
 }
 
 /** The user of a still-valid session, as the database knows them now; null when it was revoked. */

@@ -27,6 +27,10 @@ export interface AppEntry {
   guard: Guard | null;
   /** For actions: every exported name and the guard it is wrapped in (null: not wrapped). */
   exports?: { name: string; guard: Guard | null }[];
+  /** For routes: exported methods whose body calls no guarded function of the file. */
+  unguardedMethods?: string[];
+  /** Reads the session itself (sessionClaims, getSessionUser) instead of through the guard. */
+  readsSession: boolean;
 }
 
 // Files that are public on purpose, each with the reason. Anything else needs a guard.
@@ -53,14 +57,33 @@ function urlPath(rel: string): string {
   return `/${parts.join("/")}`;
 }
 
-/** The guard a source calls first: a permission, the annotation API's guard, or a signed-in check. */
+const GUARD_CALL = /\b(?:requirePermission|withPermission)\(\s*(?:"([^"]*)")?/g;
+
+/**
+ * The guard a source calls: the permission of its first guard call, or a signed-in check. Null
+ * when it calls none, or when any guard call names no known permission as a literal.
+ */
 export function guardOf(source: string): Guard | null {
-  const m = /\b(?:requirePermission|withPermission)\(\s*"([a-z]+:[a-z]+)"/.exec(source);
-  if (m) return isPermission(m[1]!) ? { kind: "permission", permission: m[1] } : null;
-  if (/\bwithAnnotator\(/.test(source)) return { kind: "permission", permission: "annotation:label" };
+  const calls = [...source.matchAll(GUARD_CALL)].map((m) => m[1]);
+  if (calls.length) return calls.every((p) => p !== undefined && isPermission(p)) ? { kind: "permission", permission: calls[0] as Permission } : null;
   if (/\brequireUser\(/.test(source)) return { kind: "user" };
   return null;
 }
+
+/** Route methods whose body calls neither requirePermission nor a function the file binds to withPermission. */
+function unguardedMethods(source: string, methods: string[]): string[] {
+  const guarded = [...source.matchAll(/\bconst\s+(\w+)\s*=\s*withPermission\(/g)].map((m) => m[1]!);
+  const calls = new RegExp(`\\b(?:requirePermission|${guarded.join("|") || "(?!)"})\\(`);
+  return methods.filter((method) => {
+    const start = source.search(new RegExp(`export\\s+(?:async\\s+)?function\\s+${method}\\b`));
+    if (start < 0) return true; // re-exported (`export { h as GET }`): not a guarded function of this file
+    const next = source.slice(start + 1).search(/\nexport\s/);
+    return !calls.test(source.slice(start, next < 0 ? undefined : start + 1 + next));
+  });
+}
+
+/** Whether the file reads the session itself rather than through the guard. */
+const readsSession = (source: string) => /\b(?:sessionClaims|getSessionUser|loadSessionUser|makeGuard)\b/.test(source);
 
 function routeMethods(source: string): string[] {
   const methods = new Set<string>();
@@ -74,7 +97,7 @@ function actionExports(source: string): { name: string; guard: Guard | null }[] 
   const out: { name: string; guard: Guard | null }[] = [];
   for (const m of source.matchAll(/export\s+(?:async\s+)?(?:const|let|function)\s+(\w+)([^\n]*)/g)) {
     const [, name, rest] = m;
-    const wrapped = /^\s*=\s*(?:withPermission|withAnnotator)\(/.test(rest!) ? guardOf(rest!) : null;
+    const wrapped = /^\s*=\s*withPermission\(/.test(rest!) ? guardOf(rest!) : null;
     out.push({ name: name!, guard: wrapped });
   }
   return out;
@@ -93,11 +116,12 @@ export function listAppEntries(root = process.cwd()): AppEntry[] {
     const guard: Guard | null = PUBLIC_FILES[file] ? { kind: "public", why: PUBLIC_FILES[file] } : guardOf(source);
     if (isAction) {
       const exports = actionExports(source);
-      entries.push({ file, kind: "action", path: "", methods: ["POST"], guard: exports.every((e) => e.guard) ? (exports[0]?.guard ?? null) : null, exports });
+      entries.push({ file, kind: "action", path: "", methods: ["POST"], guard: exports.every((e) => e.guard) ? (exports[0]?.guard ?? null) : null, exports, readsSession: readsSession(source) });
     } else if (name === "page.tsx") {
-      entries.push({ file, kind: "page", path: urlPath(`/${rel}`), methods: ["GET"], guard });
+      entries.push({ file, kind: "page", path: urlPath(`/${rel}`), methods: ["GET"], guard, readsSession: readsSession(source) });
     } else {
-      entries.push({ file, kind: "route", path: urlPath(`/${rel}`), methods: routeMethods(source), guard });
+      const methods = routeMethods(source);
+      entries.push({ file, kind: "route", path: urlPath(`/${rel}`), methods, guard, unguardedMethods: unguardedMethods(source, methods), readsSession: readsSession(source) });
     }
   }
   return entries;

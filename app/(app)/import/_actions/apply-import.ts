@@ -2,16 +2,16 @@
 
 import { revalidatePath } from "next/cache";
 import { recordAudit } from "@/lib/audit/record";
-import { sessionClaims, withPermission } from "@/lib/auth/server";
+import { withPermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
 import { runImport } from "@/lib/toolemu/import";
 import { applyImportSchema } from "@/lib/toolemu/import-schemas";
 import { clearProgress, setProgress } from "@/lib/toolemu/progress-store";
 import { removeUpload, uploadFiles } from "@/lib/toolemu/uploads";
 
-export const applyImportAction = withPermission("data:import", applyImportSchema, async ({ uploadId, overrides, acceptChanges }, { user }) => {
-  // The guard has just checked this session: the progress endpoint shows the numbers to it alone.
-  const owner = (await sessionClaims())!;
+export const applyImportAction = withPermission("data:import", applyImportSchema, async ({ uploadId, overrides, acceptChanges }, { user, caller }) => {
+  // The session the guard has just checked: the progress endpoint shows the numbers to it alone.
+  const owner = caller.session;
   try {
     const result = await runImport(db(), uploadFiles(uploadId), {
       overrides,

@@ -1,6 +1,6 @@
 import { toResponse } from "@/lib/auth/guard";
+import { withPermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
-import { withAnnotator } from "@/app/api/annotate/_lib/guard";
 import { readJsonRequest } from "@/app/api/annotate/_lib/request";
 import { saveDraft } from "@/lib/annotation/assignments";
 import { saveDraftSchema } from "@/lib/annotation/schemas";
@@ -8,8 +8,11 @@ import { saveDraftSchema } from "@/lib/annotation/schemas";
 export const dynamic = "force-dynamic";
 
 // Body: { draft, timeSpentMs } → { savedAt }.
-const draft = withAnnotator(saveDraftSchema, async ({ assignmentId, draft, timeSpentMs }, { user, verifyUser }) =>
-  saveDraft(db(), user.id, assignmentId, draft, timeSpentMs, undefined, verifyUser),
+const draft = withPermission(
+  "annotation:label",
+  saveDraftSchema,
+  async ({ assignmentId, draft, timeSpentMs }, { caller }) => saveDraft(db(), caller, assignmentId, draft, timeSpentMs),
+  { userCheck: "deferred" },
 );
 
 export async function POST(req: Request, { params }: { params: Promise<{ assignmentId: string }> }) {

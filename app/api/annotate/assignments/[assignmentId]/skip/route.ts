@@ -1,6 +1,6 @@
 import { toResponse } from "@/lib/auth/guard";
+import { withPermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
-import { withAnnotator } from "@/app/api/annotate/_lib/guard";
 import { readJsonRequest } from "@/app/api/annotate/_lib/request";
 import { skipItem } from "@/lib/annotation/assignments";
 import { skipItemSchema } from "@/lib/annotation/schemas";
@@ -8,7 +8,7 @@ import { skipItemSchema } from "@/lib/annotation/schemas";
 export const dynamic = "force-dynamic";
 
 // Body: { reason } → { skipped: true }.
-const skip = withAnnotator(skipItemSchema, async ({ assignmentId, reason }, { user, verifyUser }) => skipItem(db(), user.id, assignmentId, reason, verifyUser));
+const skip = withPermission("annotation:label", skipItemSchema, async ({ assignmentId, reason }, { caller }) => skipItem(db(), caller, assignmentId, reason), { userCheck: "deferred" });
 
 export async function POST(req: Request, { params }: { params: Promise<{ assignmentId: string }> }) {
   // The id comes from the path; whatever else the body holds, the schema checks.

@@ -1,6 +1,6 @@
 import { toResponse } from "@/lib/auth/guard";
+import { withPermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
-import { withAnnotator } from "@/app/api/annotate/_lib/guard";
 import { readJsonRequest } from "@/app/api/annotate/_lib/request";
 import { submitLabel } from "@/lib/annotation/assignments";
 import { submitLabelSchema } from "@/lib/annotation/schemas";
@@ -8,8 +8,11 @@ import { submitLabelSchema } from "@/lib/annotation/schemas";
 export const dynamic = "force-dynamic";
 
 // Body: { values, timeSpentMs } → { status: "submitted" | "unchanged" | "revised" }. Idempotent.
-const submit = withAnnotator(submitLabelSchema, async ({ assignmentId, values, timeSpentMs }, { user, verifyUser }) =>
-  submitLabel(db(), user.id, assignmentId, values, timeSpentMs, undefined, verifyUser),
+const submit = withPermission(
+  "annotation:label",
+  submitLabelSchema,
+  async ({ assignmentId, values, timeSpentMs }, { caller }) => submitLabel(db(), caller, assignmentId, values, timeSpentMs),
+  { userCheck: "deferred" },
 );
 
 export async function POST(req: Request, { params }: { params: Promise<{ assignmentId: string }> }) {
