@@ -14,7 +14,8 @@ import { createPrisma } from "@/lib/db/client";
 import { seedDemoUsers, usableDemoUsers } from "@/lib/seed/demo-users";
 import { DEMO_CAMPAIGN_NAME, seedDemoCampaign, seedToolemuData } from "@/lib/seed/bundled-data";
 import { resolveAuthSecret } from "@/lib/auth/secret";
-import { ensureOfflineEndpoint, OFFLINE_ENDPOINT_NAME } from "@/lib/llm/endpoints";
+import { ensureOfflineEndpoint, ensureReplayEndpoint, OFFLINE_ENDPOINT_NAME } from "@/lib/llm/endpoints";
+import { loadReplayRecording } from "@/lib/engine/replay";
 import { interruptOrphanEpisodes } from "@/lib/engine/background";
 import { DEFAULT_OFFLINE_PORT, startOfflineModel, type OfflineModelServer } from "@/lib/offline/server";
 import { describeFaults } from "@/lib/offline/faults";
@@ -57,7 +58,7 @@ async function main() {
   const wantOffline = process.env.OFFLINE_LLM === "1" || (!!embedded && process.env.OFFLINE_LLM !== "0");
   // OFFLINE_LLM_URL: the offline model runs elsewhere (docker compose's offline-llm service, which
   // the worker container can reach too); register that URL instead of serving one on 127.0.0.1.
-  if (wantOffline && !offlineUrl) offline = await startOfflineInProcess();
+  if (wantOffline && !offlineUrl) offline = await startOfflineInProcess(url);
 
   const prisma = createPrisma(url);
   let demo;
@@ -72,8 +73,10 @@ async function main() {
       if (w) info(`Imported ${w.toolkits} toolkits, ${w.cases} cases, ${w.trajectories} trajectories, ${w.evaluations} evaluations.`);
       if (await seedDemoCampaign(prisma)) info(`Created the demo annotation campaign "${DEMO_CAMPAIGN_NAME}".`);
     }
-    if (offline) await ensureOfflineEndpoint(prisma, offline.url);
-    else if (offlineUrl) {
+    if (offline) {
+      await ensureOfflineEndpoint(prisma, offline.url);
+      await ensureReplayEndpoint(prisma, offline.url);
+    } else if (offlineUrl) {
       await ensureOfflineEndpoint(prisma, offlineUrl);
       info(`Offline model: ${OFFLINE_MODEL_LABEL} at ${offlineUrl} (OFFLINE_LLM_URL)`);
     }
@@ -143,7 +146,7 @@ function offlineModelUrl(): string | null {
   return raw.replace(/\/+$/, "");
 }
 
-async function startOfflineInProcess(): Promise<OfflineModelServer> {
+async function startOfflineInProcess(dbUrl: string): Promise<OfflineModelServer> {
   const host = process.env.OFFLINE_LLM_HOST ?? "127.0.0.1";
   const explicit = process.env.OFFLINE_LLM_PORT;
   let port = Number(explicit ?? DEFAULT_OFFLINE_PORT);
@@ -154,7 +157,9 @@ async function startOfflineInProcess(): Promise<OfflineModelServer> {
     if (!free) throw new Error(`Ports ${port}–${port + 50} are all in use; set OFFLINE_LLM_PORT to a free one.`);
     port = free;
   }
-  const server = await startOfflineModel({ port, host });
+  // The replay endpoint is served beside it, answering from the recordings in this database.
+  const replayDb = createPrisma(dbUrl);
+  const server = await startOfflineModel({ port, host, replay: (id) => loadReplayRecording(replayDb, id) });
   const faults = describeFaults(server.faults);
   info(`Offline model: ${OFFLINE_MODEL_LABEL} at ${server.url}${faults === "none" ? "" : ` (fault mode: ${faults})`}`);
   return server;

@@ -7,7 +7,7 @@ import type { ModelEndpoint } from "@/lib/db/generated/client";
 import { recordAudit } from "@/lib/audit/record";
 import { AppError } from "@/lib/errors";
 import { createModelClient, type ModelClientOptions } from "./client";
-import { apiKeyEnvProblem, type EndpointInput } from "./endpoint-schemas";
+import { apiKeyEnvProblem, DEFAULT_MAX_TOKENS, type EndpointInput } from "./endpoint-schemas";
 import { OFFLINE_MODEL_ID } from "@/lib/offline-label";
 import { LlmCallError, OFFLINE_MODEL_LABEL, type EndpointSettings } from "./types";
 
@@ -225,4 +225,38 @@ export async function ensureOfflineEndpoint(db: Pick<Db, "modelEndpoint">, url: 
     update: { baseUrl: url, model: OFFLINE_MODEL_ID, offline: true },
   });
   return toEndpointSettings(row);
+}
+
+/** The replay endpoint's row: served by the offline model's server, answering from recorded trajectories. */
+export const REPLAY_ENDPOINT_NAME = "replay";
+
+/**
+ * The replay endpoint ("replay", offline: true), at the offline model's `url`. Its max tokens is
+ * the default a new endpoint gets, so a replay also checks that default against real outputs.
+ */
+export async function ensureReplayEndpoint(db: Pick<Db, "modelEndpoint">, url: string): Promise<EndpointSettings> {
+  const row = await db.modelEndpoint.upsert({
+    where: { name: REPLAY_ENDPOINT_NAME },
+    create: {
+      name: REPLAY_ENDPOINT_NAME,
+      baseUrl: url,
+      model: REPLAY_ENDPOINT_NAME,
+      apiKeyEnv: null,
+      temperature: 0,
+      maxTokens: DEFAULT_MAX_TOKENS,
+      timeoutMs: 30_000,
+      maxConcurrency: 16,
+      priceInputPer1k: 0,
+      priceOutputPer1k: 0,
+      cacheEnabled: false,
+      offline: true,
+    },
+    update: { baseUrl: url, offline: true },
+  });
+  return toEndpointSettings(row);
+}
+
+export async function findReplayEndpoint(db: Pick<Db, "modelEndpoint">): Promise<EndpointSettings | null> {
+  const row = await db.modelEndpoint.findUnique({ where: { name: REPLAY_ENDPOINT_NAME } });
+  return row ? toEndpointSettings(row) : null;
 }
