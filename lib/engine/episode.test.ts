@@ -17,7 +17,7 @@ import { respond } from "@/lib/offline/brain";
 import { parseRoleMarker } from "@/lib/prompts/template";
 import { AGENT_HOOK_INVALID_INPUT, AGENT_HOOK_LOOP, AGENT_HOOK_UNPARSABLE } from "@/lib/offline/brain/agent";
 import { EMULATOR_HOOK_INVALID_ALWAYS, EMULATOR_HOOK_INVALID_ONCE } from "@/lib/offline/brain/emulator";
-import { evaluateTrajectory } from "@/lib/evaluation/evaluate";
+import { evaluateStoredTrajectory } from "@/lib/runs/evaluation/stored-trajectory";
 import { APP_VERSION } from "@/lib/version";
 import { EMULATOR_FAILURE_OBSERVATION, runEpisode, startEpisode, type EpisodeResult, type StepEvent } from "./episode";
 import type { AgentVariant, EmulatorModeValue } from "@/lib/trajectory/types";
@@ -437,7 +437,7 @@ describe("evaluations", () => {
     try {
       const r = await episode(caseIds.get("official_0")!, "NAIVE", "STANDARD", { evaluator: null });
       const settings: EndpointSettings = { ...endpoint, id: null, name: "babbling", model: "babbling-model", baseUrl: babbling.url };
-      const outcomes = await evaluateTrajectory(t.prisma, r.trajectoryId, createModelClient(settings, { db: t.prisma }));
+      const outcomes = await evaluateStoredTrajectory(t.prisma, r.trajectoryId, createModelClient(settings, { db: t.prisma }));
       expect(outcomes.map((o) => o.ok && o.score)).toEqual([null, null]);
       const rows = await t.prisma.evaluation.findMany({ where: { trajectoryId: r.trajectoryId }, orderBy: { kind: "asc" } });
       expect(rows.map((e) => ({ kind: e.kind, model: e.evaluatorModel, score: e.score, label: e.label }))).toEqual([
@@ -457,7 +457,7 @@ describe("evaluations", () => {
     const imported = await runImport(t.prisma, files);
     expect(imported.report.issues).toEqual([]);
     const tr = await t.prisma.trajectory.findFirstOrThrow({ where: { origin: "IMPORTED", case: { name: "official_0" } }, select: { id: true } });
-    const outcomes = await evaluateTrajectory(t.prisma, tr.id, client);
+    const outcomes = await evaluateStoredTrajectory(t.prisma, tr.id, client);
     expect(outcomes.every((o) => o.ok && o.score !== null)).toBe(true);
     const models = (await t.prisma.evaluation.findMany({ where: { trajectoryId: tr.id }, select: { evaluatorModel: true } })).map((e) => e.evaluatorModel).sort();
     expect(models).toEqual(["Qwen/Qwen3-32B", "Qwen/Qwen3-32B", "offline-heuristic", "offline-heuristic"]);

@@ -1,14 +1,13 @@
-// Safety and helpfulness evaluation of a stored trajectory (emulated or imported): build the
-// evaluator prompt from the case and the record (actions, inputs, observations, final answer —
-// no thoughts), call the model, parse with parseEvaluatorOutput and store one Evaluation per kind
-// (unique per trajectory, kind and evaluator name: evaluating again replaces it). The name is the
+// Safety and helpfulness evaluation of a trajectory (an episode's, in memory, or a stored one
+// its caller loaded): build the evaluator prompt from the case and the record (actions, inputs,
+// observations, final answer — no thoughts), call the model and parse with parseEvaluatorOutput.
+// A function of its inputs and the model's answers: it reads and writes no database; the caller
+// stores the results (lib/engine/trajectory-store.ts, saveEvaluations). The name is the
 // endpoint's model, or what an evaluation run gives (model · template version · replicate, see
 // lib/runs/evaluation/naming.ts) so replicates and template versions stay apart. An output that
-// cannot be parsed is stored with score null and its raw text, never a guess. A call that fails
-// for good stores nothing and is reported in the outcome.
-import "server-only";
-import type { Db } from "@/lib/db/client";
-import { loadCaseSpec } from "@/lib/trajectory/case-spec";
+// cannot be parsed is a result with score null and its raw text, never a guess. A call that fails
+// for good is a result that says so.
+import type { CaseSpec } from "@/lib/trajectory/types";
 import { LlmCallError, type LlmErrorKind, type ModelClient } from "@/lib/llm/types";
 import type { PromptTemplate } from "@/lib/prompts/template";
 import type { RecordedCall } from "@/lib/prompts/render";
@@ -17,8 +16,23 @@ import { buildEvaluatorMessages, type EvaluationRecord, type EvaluatorKind } fro
 
 export const EVALUATION_KINDS: readonly EvaluatorKind[] = ["SAFETY", "HELPFULNESS"];
 
-export type EvaluationOutcome =
-  | { kind: EvaluatorKind; ok: true; evaluationId: string; score: number | null; label: string | null; warning: string | null }
+/** One kind's evaluation, as an Evaluation row stores it. */
+export interface EvaluationData {
+  score: number | null;
+  label: string | null;
+  thought: string | null;
+  summary: string | null;
+  warning: string | null;
+  raw: { text: string; template: string };
+  promptVersion: string;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  latencyMs: number;
+}
+
+export type EvaluationResult =
+  | { kind: EvaluatorKind; ok: true; evaluatorModel: string; data: EvaluationData }
   | { kind: EvaluatorKind; ok: false; error: string; errorKind: LlmErrorKind };
 
 export interface StepForRecord {
@@ -46,6 +60,16 @@ export function recordFromSteps(steps: readonly StepForRecord[], finalAnswer: st
   return { calls, finalAnswer, stopReason: stopReason ?? null };
 }
 
+/** What the evaluator reads of a trajectory. */
+export interface TrajectoryForEvaluation {
+  /** The stored trajectory the evaluator's calls are logged against. */
+  id: string;
+  steps: readonly StepForRecord[];
+  finalAnswer: string | null;
+  /** Said in the record when there is no final answer. */
+  stopReason: string | null;
+}
+
 export interface EvaluateOptions {
   signal?: AbortSignal;
   /** The Evaluation rows' evaluatorModel (default: the endpoint's model). */
@@ -60,36 +84,24 @@ export interface EvaluateOptions {
 }
 
 export async function evaluateTrajectory(
-  db: Db,
-  trajectoryId: string,
+  spec: CaseSpec,
+  trajectory: TrajectoryForEvaluation,
   client: ModelClient,
   kinds: readonly EvaluatorKind[] = EVALUATION_KINDS,
   options: EvaluateOptions = {},
-): Promise<EvaluationOutcome[]> {
-  const t = await db.trajectory.findUnique({
-    where: { id: trajectoryId },
-    select: {
-      caseId: true,
-      finalAnswer: true,
-      stopReason: true,
-      status: true,
-      steps: { orderBy: { index: "asc" }, select: { action: true, actionInputRaw: true, actionInput: true, observationRaw: true, observation: true } },
-    },
-  });
-  if (!t) throw new Error(`Trajectory ${trajectoryId} does not exist.`);
-  const { spec } = await loadCaseSpec(db, t.caseId);
-  const record = recordFromSteps(t.steps, t.finalAnswer, t.stopReason ?? (t.status === "INCOMPLETE" ? "incomplete" : null));
+): Promise<EvaluationResult[]> {
+  const record = recordFromSteps(trajectory.steps, trajectory.finalAnswer, trajectory.stopReason);
   const evaluatorModel = options.evaluatorName ?? client.endpoint.model;
 
   // The kinds are independent calls: run them side by side (an episode ends one call sooner).
-  const evaluateOne = async (kind: EvaluatorKind): Promise<EvaluationOutcome> => {
+  const evaluateOne = async (kind: EvaluatorKind): Promise<EvaluationResult> => {
     const prompt = buildEvaluatorMessages(kind, spec, record, options.templates?.[kind]);
     let res;
     try {
       res = await client.chat({
         purpose: "evaluator",
         messages: prompt.messages,
-        trajectoryId,
+        trajectoryId: trajectory.id,
         signal: options.signal,
         runId: options.runId,
         temperature: options.temperature,
@@ -100,7 +112,7 @@ export async function evaluateTrajectory(
       return { kind, ok: false, error: e.message, errorKind: e.kind };
     }
     const parsed = parseEvaluatorOutput(kind, res.content);
-    const data = {
+    const data: EvaluationData = {
       score: parsed.score,
       label: parsed.label,
       thought: parsed.thought,
@@ -112,16 +124,8 @@ export async function evaluateTrajectory(
       outputTokens: res.outputTokens,
       costUsd: res.costUsd,
       latencyMs: Math.round(res.latencyMs),
-      sourceFile: null,
-      sourceLine: null,
     };
-    const row = await db.evaluation.upsert({
-      where: { trajectoryId_kind_evaluatorModel: { trajectoryId, kind, evaluatorModel } },
-      create: { trajectoryId, kind, evaluatorModel, ...data },
-      update: data,
-      select: { id: true },
-    });
-    return { kind, ok: true, evaluationId: row.id, score: parsed.score, label: parsed.label, warning: parsed.warning };
+    return { kind, ok: true, evaluatorModel, data };
   };
   return Promise.all(kinds.map(evaluateOne));
 }

@@ -5,11 +5,11 @@
 // A retried unit rewrites the same row (unique per trajectory, kind and name).
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import { evaluateTrajectory } from "@/lib/evaluation/evaluate";
 import type { ModelClient } from "@/lib/llm/types";
 import { failed, type AttemptResult } from "../attempt";
 import { replicateName } from "./naming";
 import type { StoredEvaluationSettings } from "./schemas";
+import { evaluateStoredTrajectory } from "./stored-trajectory";
 import { evaluatorTemplate } from "./templates";
 
 export interface EvaluationUnitSpec {
@@ -29,7 +29,7 @@ export async function playEvaluationUnit(
 ): Promise<AttemptResult> {
   const template = evaluatorTemplate(unit.kind, unit.settings.templateVersion);
   if (!template) return failed("bad_request", `No version ${unit.settings.templateVersion} of the ${unit.kind.toLowerCase()} evaluator template in this build.`);
-  const [outcome] = await evaluateTrajectory(db, unit.sourceTrajectoryId, client, [unit.kind], {
+  const [outcome] = await evaluateStoredTrajectory(db, unit.sourceTrajectoryId, client, [unit.kind], {
     signal,
     runId,
     evaluatorName: replicateName(unit.settings.evaluatorBase, unit.replicate),

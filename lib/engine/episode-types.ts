@@ -1,0 +1,120 @@
+// The shapes of one episode: what a caller passes (RunEpisodeOptions) and gets (EpisodeResult,
+// StepEvent), and what the loop's steps share while it plays (Episode, EpisodeState).
+import type { Db } from "@/lib/db/client";
+import type { ChatMessage, ChatResult, LlmErrorKind, ModelClient } from "@/lib/llm/types";
+import type { EvaluatorKind } from "@/lib/evaluation/prompts/build";
+import type { RecordedCall } from "@/lib/prompts/render";
+import type { AgentVariant, CaseSpec, EmulatorModeValue, ToolSpec } from "@/lib/trajectory/types";
+import type { RawStep } from "./toolemu-line";
+
+export type StopReason = "final_answer" | "max_steps" | "parse_error" | "llm_error" | "cancelled" | "crashed";
+
+export interface RunEpisodeOptions {
+  caseId: string;
+  agent: { client: ModelClient; variant: AgentVariant };
+  /** selfCritiqueRounds: forced self-critique rounds per valid observation, 0 (default, off) to MAX_SELF_CRITIQUE_ROUNDS. */
+  emulator: { client: ModelClient; mode: EmulatorModeValue; selfCritiqueRounds?: number };
+  /** null / absent: no evaluation. */
+  evaluator?: { client: ModelClient; kinds?: readonly EvaluatorKind[] } | null;
+  /** Recorded in the settings and written into the prompts' role marker (the offline model varies with it). */
+  seed?: number | null;
+  /** The run this episode belongs to (Trajectory.runId). */
+  runId?: string | null;
+  /**
+   * Play into this existing trajectory row (EMULATED, RUNNING, no steps yet — e.g. created by a
+   * run's claim) instead of creating one; its models, endpoints, settings and content hash are
+   * set here.
+   */
+  trajectoryId?: string | null;
+  /** Default MAX_AGENT_STEPS (15). */
+  maxSteps?: number;
+  signal?: AbortSignal;
+  /** Called once the trajectory row exists. */
+  onStart?: (trajectoryId: string) => void | Promise<void>;
+  /** Called after each step is stored complete. */
+  onStep?: (event: StepEvent) => void | Promise<void>;
+}
+
+export interface StepEvent {
+  trajectoryId: string;
+  index: number;
+  action: string | null;
+  inputInvalid: boolean;
+  parseError: string | null;
+  emulatorFailure: string | null;
+  emulatorRounds: number;
+  observationRaw: string | null;
+}
+
+/** One evaluation kind's outcome, once stored (an Evaluation row) or failed for good (nothing stored). */
+export type EvaluationOutcome =
+  | { kind: EvaluatorKind; ok: true; evaluationId: string; score: number | null; label: string | null; warning: string | null }
+  | { kind: EvaluatorKind; ok: false; error: string; errorKind: LlmErrorKind };
+
+export type EpisodeStatus = "FINISHED" | "INCOMPLETE" | "INTERRUPTED";
+
+export interface EpisodeResult {
+  trajectoryId: string;
+  status: EpisodeStatus;
+  stopReason: StopReason;
+  stopDetail: string | null;
+  /** llm_error: the failed call's LlmErrorKind (rate_limited, timeout, network, ...); else null. */
+  errorKind: LlmErrorKind | null;
+  stepCount: number;
+  finalAnswer: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  /** One per evaluation kind asked for; empty without an evaluator or when interrupted. */
+  evaluations: EvaluationOutcome[];
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  latencyMs: number;
+}
+
+export const zeroUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0 });
+
+/** Counts a model call in each of the given totals (the step's and the episode's). */
+export function addUsage(r: ChatResult, ...into: Usage[]): void {
+  for (const u of into) {
+    u.inputTokens += r.inputTokens;
+    u.outputTokens += r.outputTokens;
+    u.costUsd += r.costUsd;
+    u.latencyMs += r.latencyMs;
+  }
+}
+
+/** What stays fixed while an episode plays. */
+export interface Episode {
+  db: Db;
+  trajectoryId: string;
+  spec: CaseSpec;
+  /** The case's source JSON, for the ToolEmu-format line. */
+  caseRaw: unknown;
+  opts: RunEpisodeOptions;
+  seed: number | null;
+  kinds: readonly EvaluatorKind[];
+  tools: ToolSpec[];
+  maxSteps: number;
+}
+
+/** What the loop accumulates step by step. */
+export interface EpisodeState {
+  /** The agent's conversation so far. */
+  messages: ChatMessage[];
+  /** The calls so far, as the emulator sees them again. */
+  history: RecordedCall[];
+  /** The completed action steps, for the ToolEmu-format line and the evaluators. */
+  rawSteps: RawStep[];
+  total: Usage;
+  stepCount: number;
+  hasErrors: boolean;
+  final: { answer: string; log: string } | null;
+  stopReason: StopReason;
+  stopDetail: string | null;
+  errorKind: LlmErrorKind | null;
+}

@@ -1,0 +1,132 @@
+// Every write of an emulated trajectory: its starting row, each step (inserted as soon as the
+// agent has written it, completed with its observation), the finish, and the evaluations.
+import type { Db } from "@/lib/db/client";
+import type { Prisma } from "@/lib/db/generated/client";
+import type { EvaluationResult } from "@/lib/evaluation/evaluate";
+import type { EmulatorCritiqueRound } from "@/lib/emulation/self-critique";
+import type { AgentVariant, EmulatorModeValue } from "@/lib/trajectory/types";
+import type { Episode, EpisodeState, EpisodeStatus, EvaluationOutcome, Usage } from "./episode-types";
+import { toolemuLine } from "./toolemu-line";
+
+/** The trajectory row an episode starts from (EMULATED, RUNNING, no steps). */
+export interface StartingTrajectory {
+  caseId: string;
+  agentModel: string;
+  emulatorModel: string;
+  emulatorMode: EmulatorModeValue;
+  agentVariant: AgentVariant;
+  agentEndpointId: string | null;
+  emulatorEndpointId: string | null;
+  evaluatorEndpointId: string | null;
+  runId: string | null;
+  settings: Prisma.InputJsonValue;
+}
+
+/**
+ * Writes the episode's starting row and returns its id: a new row, or `into` — a row created
+ * beforehand (a run's claim), which must be an emulated, RUNNING trajectory without steps.
+ * Either way its content hash ends as "emulated:<id>".
+ */
+export async function writeStartingTrajectory(db: Db, start: StartingTrajectory, into?: string | null): Promise<string> {
+  const columns = { ...start, origin: "EMULATED" as const, status: "RUNNING" as const, stepCount: 0, raw: {}, startedAt: new Date() };
+  if (into) {
+    const existing = await db.trajectory.findUnique({ where: { id: into }, select: { origin: true, status: true, runId: true, _count: { select: { steps: true } } } });
+    if (!existing) throw new Error(`Trajectory ${into} does not exist.`);
+    if (existing.origin !== "EMULATED" || existing.status !== "RUNNING" || existing._count.steps > 0) {
+      throw new Error(`Trajectory ${into} cannot be played into: it must be an emulated, RUNNING trajectory without steps.`);
+    }
+    await db.trajectory.update({ where: { id: into }, data: { ...columns, contentHash: `emulated:${into}`, runId: start.runId ?? existing.runId } });
+    return into;
+  }
+  const created = await db.trajectory.create({ data: { ...columns, contentHash: `emulated:pending:${crypto.randomUUID()}` }, select: { id: true } });
+  await db.trajectory.update({ where: { id: created.id }, data: { contentHash: `emulated:${created.id}` } });
+  return created.id;
+}
+
+export function usageColumns(u: Usage) {
+  return { inputTokens: u.inputTokens, outputTokens: u.outputTokens, costUsd: u.costUsd, latencyMs: Math.round(u.latencyMs) };
+}
+
+/** A step the agent wrote but that could not be parsed: stored whole, with why. */
+export async function recordUnparsableStep(ep: Episode, index: number, step: { thought: string | null; agentLog: string; parseError: string }, usage: Usage): Promise<void> {
+  await ep.db.step.create({ data: { trajectoryId: ep.trajectoryId, index, ...step, ...usageColumns(usage) } });
+}
+
+/** An action, stored at once; completeStep fills in its observation. Returns the Step id. */
+export async function recordActionStep(ep: Episode, index: number, step: { thought: string | null; action: string; actionInputRaw: string; agentLog: string }, usage: Usage): Promise<string> {
+  const row = await ep.db.step.create({ data: { trajectoryId: ep.trajectoryId, index, ...step, ...usageColumns(usage) }, select: { id: true } });
+  return row.id;
+}
+
+export interface StepCompletion {
+  actionInput: unknown;
+  observationRaw: string;
+  observation: unknown;
+  inputInvalid: boolean;
+  emulatorRounds: number;
+  emulatorFailure: string | null;
+  emulatorThought: string | null;
+  emulatorSummary: string | null;
+  critiques: EmulatorCritiqueRound[] | null;
+}
+
+export async function completeStep(ep: Episode, stepId: string, c: StepCompletion, usage: Usage): Promise<void> {
+  await ep.db.step.update({
+    where: { id: stepId },
+    data: {
+      actionInput: (c.actionInput ?? undefined) as Prisma.InputJsonValue | undefined,
+      observationRaw: c.observationRaw,
+      observation: (c.observation ?? undefined) as Prisma.InputJsonValue | undefined,
+      inputInvalid: c.inputInvalid,
+      emulatorRounds: c.emulatorRounds,
+      emulatorFailure: c.emulatorFailure,
+      emulatorThought: c.emulatorThought,
+      emulatorSummary: c.emulatorSummary,
+      ...(c.critiques ? { emulatorCritiques: c.critiques as unknown as Prisma.InputJsonValue } : {}),
+      ...usageColumns(usage),
+    },
+  });
+}
+
+/** The end of the episode: status, stop reason, totals and the ToolEmu-format line. */
+export async function finishTrajectory(ep: Episode, s: EpisodeState, status: EpisodeStatus): Promise<void> {
+  const line = toolemuLine(ep.spec, ep.caseRaw, ep.opts.emulator.mode, s.rawSteps, status === "FINISHED" ? s.final : null);
+  await ep.db.trajectory.update({
+    where: { id: ep.trajectoryId },
+    data: {
+      status,
+      stopReason: s.stopReason,
+      stopDetail: s.stopDetail,
+      stepCount: s.stepCount,
+      hasErrors: s.hasErrors,
+      finalAnswer: s.final?.answer ?? null,
+      finalLog: s.final?.log ?? null,
+      inputTokens: s.total.inputTokens,
+      outputTokens: s.total.outputTokens,
+      costUsd: s.total.costUsd,
+      finishedAt: new Date(),
+      raw: line as Prisma.InputJsonValue,
+    },
+  });
+}
+
+/**
+ * Stores evaluation results as Evaluation rows, one per trajectory, kind and evaluator name
+ * (evaluating again replaces it); a failed result stores nothing and stays an outcome.
+ */
+export async function saveEvaluations(db: Db, trajectoryId: string, results: readonly EvaluationResult[]): Promise<EvaluationOutcome[]> {
+  return Promise.all(
+    results.map(async (r): Promise<EvaluationOutcome> => {
+      if (!r.ok) return r;
+      const { kind, evaluatorModel } = r;
+      const data = { ...r.data, sourceFile: null, sourceLine: null };
+      const row = await db.evaluation.upsert({
+        where: { trajectoryId_kind_evaluatorModel: { trajectoryId, kind, evaluatorModel } },
+        create: { trajectoryId, kind, evaluatorModel, ...data },
+        update: data,
+        select: { id: true },
+      });
+      return { kind, ok: true, evaluationId: row.id, score: r.data.score, label: r.data.label, warning: r.data.warning };
+    }),
+  );
+}
