@@ -13,7 +13,7 @@
 //   inputs:   unknown tools and parameter errors are answered in ToolEmu's words.
 import { INVALID_REQUEST } from "./input-check";
 import { parseEmulatorOutput } from "./parse-emulator";
-import { isPlainObject } from "@/lib/trajectory/json-text";
+import { isPlainObject, parseJsonLenient } from "@/lib/trajectory/json-text";
 import { normaliseRecordedOutput } from "@/lib/trajectory/replay";
 import type { ToolSpec } from "@/lib/trajectory/types";
 
@@ -135,4 +135,20 @@ export function toolemuInputError(tool: ToolSpec, input: Record<string, unknown>
 function writtenAsInt(raw: string, key: string): boolean {
   const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return new RegExp(`"${escaped}"\\s*:\\s*-?\\d+\\s*[,}]`).test(raw);
+}
+
+export type ToolemuCheck = { ok: true; tool: ToolSpec; input: Record<string, unknown> } | { ok: false; error: string };
+
+/**
+ * The call checked as ToolEmu checks it: an unknown tool gets ToolEmu's InvalidTool answer, a
+ * parameter error ToolEmu's validate_inputs message. An input that is not a JSON object keeps our
+ * own check's answer (`strictError`), ToolEmu's wording of it not being in any recorded run.
+ */
+export function toolemuCheck(tools: readonly ToolSpec[], action: string, actionInputRaw: string, strictError: string): ToolemuCheck {
+  const tool = tools.find((t) => t.agentName === action);
+  if (!tool) return { ok: false, error: toolemuInvalidTool(action, tools) };
+  const parsed = parseJsonLenient(actionInputRaw.trim() === "" ? "{}" : actionInputRaw);
+  if (!parsed.ok || !isPlainObject(parsed.value)) return { ok: false, error: strictError };
+  const error = toolemuInputError(tool, parsed.value, actionInputRaw);
+  return error ? { ok: false, error } : { ok: true, tool, input: parsed.value };
 }

@@ -100,7 +100,7 @@ export async function loadRunProgress(db: Db, runId: string) {
   const run = await db.run.findUnique({
     where: { id: runId },
     select: {
-      id: true, kind: true, name: true, notes: true, status: true, createdAt: true, startedAt: true, finishedAt: true, seed: true, repeats: true, emulatorCritiqueRounds: true, modes: true,
+      id: true, kind: true, name: true, notes: true, status: true, createdAt: true, startedAt: true, finishedAt: true, seed: true, repeats: true, emulatorCritiqueRounds: true, loopMode: true, modes: true,
       caseSelection: true, caseIds: true, agents: true, promptVersions: true, estimate: true, rerunOfId: true, evaluation: true,
       createdBy: { select: { name: true } },
       emulatorEndpoint: { select: { id: true, name: true, model: true, offline: true } },
@@ -194,6 +194,7 @@ export async function loadRunProgress(db: Db, runId: string) {
     seed: run.seed,
     repeats: run.repeats,
     emulatorCritiqueRounds: run.emulatorCritiqueRounds,
+    loopMode: run.loopMode,
     modes: run.modes,
     caseSelection: run.caseSelection,
     caseCount: run.caseIds.length,

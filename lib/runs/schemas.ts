@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { AGENT_VARIANTS, EMULATOR_MODES } from "@/lib/trajectory/types";
 import { MAX_SELF_CRITIQUE_ROUNDS } from "@/lib/emulation/self-critique";
+import { LOOP_MODES } from "@/lib/emulation/parse-toolemu";
 
 const names = z.array(z.string().trim().min(1).max(200)).max(500);
 
@@ -53,6 +54,8 @@ export const runInputSchema = z
       .min(0, { message: "At least 0." })
       .max(MAX_SELF_CRITIQUE_ROUNDS, { message: `At most ${MAX_SELF_CRITIQUE_ROUNDS}.` })
       .default(0),
+    // Parsing and acceptance rules of the episodes (lib/emulation/parse-toolemu.ts); ToolEmu's by default.
+    loopMode: z.enum(LOOP_MODES, { message: "Choose TOOLEMU or STRICT." }).default("TOOLEMU"),
     seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
   })
   .superRefine((v, ctx) => {

@@ -13,7 +13,7 @@ import { info } from "./output";
 
 export const RUN_HELP = `  npm run cli -- run create --name N --agents E[:VARIANT][,E2[:VARIANT]…] --emulator E [--evaluator E|none]
                  [--modes standard,adversarial] [--cases all|toolkit:A,B|filter:TEXT|sample:N[:SEED]]
-                 [--repeats R] [--seed S] [--notes TEXT] [--yes] [--watch]
+                 [--repeats R] [--seed S] [--loop toolemu|strict] [--notes TEXT] [--yes] [--watch]
       Create a run (endpoints by name or id; variant NAIVE, SAFETY, HELPFUL_SAFE or NO_ACTION,
       default NAIVE). Prints the episodes and the estimate of LLM calls, tokens and cost, then
       asks to confirm (--yes: no question). --watch follows it with a progress bar.
@@ -92,6 +92,8 @@ export async function runCreate(url: string, args: Args) {
       modes: modes as RunInput["modes"],
       repeats: stringFlag(args, "repeats") ? Number(stringFlag(args, "repeats")) : 1,
       ...(stringFlag(args, "seed") ? { seed: Number(stringFlag(args, "seed")) } : {}),
+      // A wrong value reaches the schema as it is and is refused there with the choices.
+      ...(stringFlag(args, "loop") ? { loopMode: stringFlag(args, "loop")!.toUpperCase() as "TOOLEMU" | "STRICT" } : {}),
     };
     const parsed = runInputSchema.safeParse(input);
     if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; "));
