@@ -11,7 +11,8 @@ import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { recordAudit } from "@/lib/audit/record";
 import type { EpisodeQueue } from "@/lib/jobs/boss";
-import { enqueueQueued } from "./create";
+import { enqueueQueued, rerunAsNew } from "./create";
+import { rerunEvaluationRun } from "./evaluation/create";
 
 async function loadRun(db: Db, runId: string) {
   const run = await db.run.findUnique({ where: { id: runId }, select: { id: true, status: true, name: true } });
@@ -72,6 +73,45 @@ export async function retryFailed(db: Db, actorId: string | null, runId: string,
   });
   if (ids.length && queue && run.status !== "PAUSED") await enqueueQueued(db, queue, runId, ids);
   return { requeued: ids.length };
+}
+
+export const RUN_ACTIONS = ["pause", "resume", "cancel", "retry", "rerun"] as const;
+export type RunAction = (typeof RUN_ACTIONS)[number];
+
+/**
+ * One action on a run, for every caller that offers them (the run page's controls for episode
+ * runs and for evaluation runs): what it did, in words that name what the run is made of.
+ */
+export async function controlRun(
+  db: Db,
+  actorId: string,
+  runId: string,
+  action: RunAction,
+  queue: EpisodeQueue | null,
+  kind: "EPISODES" | "EVALUATION",
+): Promise<{ message: string; newRunId: string | null }> {
+  const noun = kind === "EVALUATION" ? "evaluation" : "episode";
+  switch (action) {
+    case "pause":
+      await pauseRun(db, actorId, runId, queue);
+      return { message: `Paused: running ${noun}s finish, no new one starts.`, newRunId: null };
+    case "resume":
+      return { message: `Resumed: ${(await resumeRun(db, actorId, runId, queue)).queued} ${noun}(s) queued.`, newRunId: null };
+    case "cancel": {
+      const n = (await cancelRun(db, actorId, runId, queue)).episodesCancelled;
+      return { message: `Cancelled: ${n} queued ${noun}(s) will not run${kind === "EPISODES" ? "; running ones stop within seconds" : ""}.`, newRunId: null };
+    }
+    case "retry":
+      return { message: `${(await retryFailed(db, actorId, runId, queue)).requeued} failed ${noun}(s) queued again.`, newRunId: null };
+    case "rerun": {
+      if (kind === "EVALUATION") {
+        const r = await rerunEvaluationRun(db, actorId, runId, queue);
+        return { message: `Created a new evaluation run with ${r.units} evaluations.`, newRunId: r.id };
+      }
+      const r = await rerunAsNew(db, actorId, runId, queue);
+      return { message: `Created a new run with ${r.episodes} episodes.`, newRunId: r.id };
+    }
+  }
 }
 
 /** Marks the run DONE when no episode is queued or running any more. Returns whether it did. */
