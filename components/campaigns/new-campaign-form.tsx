@@ -6,7 +6,7 @@ import { useId, useMemo, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import type { ActionResult } from "@/lib/auth/guard";
 import type { CreateCampaignInput } from "@/lib/annotation/schemas";
-import type { OptionCount } from "@/lib/toolemu/queries";
+import type { OptionCount } from "@/lib/toolemu/queries/trajectory-facets";
 import { Guidelines } from "@/components/ui/guidelines";
 import { Checkbox, Field, FormError, FormSection, NumberInput, SummaryRow, TextArea, TextInput, cardCls } from "@/components/ui/form";
 import { fmtInt } from "@/components/ui/format";

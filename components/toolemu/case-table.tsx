@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { CaseListRow } from "@/lib/toolemu/queries";
+import type { CaseListRow } from "@/lib/toolemu/queries/cases";
 import { caseHref } from "./case-link-list";
 import { truncate } from "./format";
 

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { ToolkitListRow } from "@/lib/toolemu/queries";
+import type { ToolkitListRow } from "@/lib/toolemu/queries/toolkits";
 
 export function ToolkitTable({ toolkits }: { toolkits: ToolkitListRow[] }) {
   return (

@@ -5,7 +5,7 @@
 // a case is picked from the list. The URL is the single source of truth.
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
-import type { TrajectoryFacets, OptionCount } from "@/lib/toolemu/queries";
+import type { TrajectoryFacets, OptionCount } from "@/lib/toolemu/queries/trajectory-facets";
 import { EMULATOR_MODES, SORT_LABELS, TRAJECTORY_SORTS, filterQuery, parseTrajectoryFilter, type TrajectoryFilter } from "@/lib/toolemu/filters";
 import { MODE_LABELS, shortModel } from "./format";
 import { fmtInt } from "@/components/ui/format";

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { TrajectoryRow } from "@/lib/toolemu/queries";
+import type { TrajectoryRow } from "@/lib/toolemu/queries/trajectories";
 import { filterQuery, type TrajectoryFilter, type TrajectorySort } from "@/lib/toolemu/filters";
 import { ScoreList } from "./score-badge";
 import { MODE_LABELS, formatDate, shortModel, truncate } from "./format";

@@ -6,7 +6,7 @@ import { recordAudit } from "@/lib/audit/record";
 import { AppError } from "@/lib/errors";
 import { OFFLINE_MODEL_ID } from "@/lib/offline-label";
 import { parseTrajectoryFilter } from "@/lib/toolemu/filters";
-import { orderedTrajectoryIds } from "@/lib/toolemu/queries";
+import { orderedTrajectoryIds } from "@/lib/toolemu/queries/trajectories";
 import { TOOLEMU_LABEL_SCHEMA } from "@/lib/trajectory/label-schema";
 import { seededSample } from "./sample";
 import { createCampaignSchema, type CreateCampaignInput, type Selection } from "./schemas";

@@ -3,7 +3,8 @@
 import type { Db } from "@/lib/db/client";
 import type { Role } from "@/lib/auth/permissions";
 import { parseTrajectoryFilter } from "@/lib/toolemu/filters";
-import { countTrajectories, orderedTrajectoryIds, trajectoryFacets } from "@/lib/toolemu/queries";
+import { countTrajectories, orderedTrajectoryIds } from "@/lib/toolemu/queries/trajectories";
+import { trajectoryFacets } from "@/lib/toolemu/queries/trajectory-facets";
 import { offlineTrajectoryIds } from "./campaigns";
 import { parseLabelSchema, scoreOf, type LabelSchema, type LabelValues } from "@/lib/trajectory/label-schema";
 

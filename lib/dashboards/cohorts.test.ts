@@ -7,7 +7,8 @@ import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
 import { sharedDataDir } from "@/lib/testing/shared-data";
 import { runImport } from "@/lib/toolemu/import";
 import { parseTrajectoryFilter } from "@/lib/toolemu/filters";
-import { countTrajectories, listTrajectories, trajectoryFacets } from "@/lib/toolemu/queries";
+import { countTrajectories, listTrajectories } from "@/lib/toolemu/queries/trajectories";
+import { trajectoryFacets } from "@/lib/toolemu/queries/trajectory-facets";
 import { parseDashboardFilter } from "./filters";
 import { noExecutedCallCohort } from "./cohorts";
 

@@ -2,7 +2,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { OFFLINE_MODEL_LABEL } from "@/lib/llm/types";
-import { EVALUATION_DETAIL, STEP_DETAIL } from "@/lib/toolemu/queries";
+import { EVALUATION_DETAIL, STEP_DETAIL } from "@/lib/toolemu/queries/trajectory";
 import { AGENT_VARIANTS, EMULATOR_MODES } from "@/lib/trajectory/types";
 
 export async function loadPlaygroundOptions(db: Db) {

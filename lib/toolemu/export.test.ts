@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
 import { parseTrajectoryFilter } from "./filters";
-import { orderedTrajectoryIds } from "./queries";
+import { orderedTrajectoryIds } from "./queries/trajectories";
 import { csvChunks, exportChunks, exportFileName, jsonlChunks, toByteStream } from "./export";
 
 let t: TestDatabase;

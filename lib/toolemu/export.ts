@@ -7,7 +7,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import type { TrajectoryFilter } from "./filters";
-import { evaluatorModelsFor, orderedTrajectoryIds } from "./queries";
+import { evaluatorModelsFor, orderedTrajectoryIds } from "./queries/trajectories";
 // Cells go through the shared writer (quoting + formula-injection guard).
 import { csvLine } from "@/lib/csv/cell";
 

@@ -2,21 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
 import type { Db } from "@/lib/db/client";
 import { PAGE_SIZE, filterQuery, hasActiveFilter, parseCaseFilter, parseTrajectoryFilter, type TrajectoryFilter } from "./filters";
-import {
-  countTrajectories,
-  getCase,
-  getDataCounts,
-  getToolkit,
-  getTrajectory,
-  likePattern,
-  listCases,
-  listToolkits,
-  listTrajectories,
-  loadTrajectoriesPage,
-  orderedTrajectoryIds,
-  trajectoryFacets,
-  trajectoryNeighbours,
-} from "./queries";
+import { countTrajectories, listTrajectories, loadTrajectoriesPage, orderedTrajectoryIds } from "./queries/trajectories";
+import { getCase, listCases } from "./queries/cases";
+import { getDataCounts } from "./queries/overview";
+import { getToolkit, listToolkits } from "./queries/toolkits";
+import { getTrajectory, trajectoryNeighbours } from "./queries/trajectory";
+import { likePattern } from "./queries/common";
+import { trajectoryFacets } from "./queries/trajectory-facets";
 
 // ---------------------------------------------------------------------------------------------
 // Fixture, inserted directly with Prisma:

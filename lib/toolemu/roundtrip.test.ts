@@ -9,7 +9,7 @@ import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
 import { exportChunks, exportFileName } from "./export";
 import { parseTrajectoryFilter } from "./filters";
 import { runImport } from "./import";
-import { modelPairs } from "./queries";
+import { modelPairs } from "./queries/trajectories";
 
 const shared = sharedDataDir();
 let a: TestDatabase;

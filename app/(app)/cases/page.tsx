@@ -7,7 +7,7 @@ import { EmptyState, NoDataImported } from "@/components/toolemu/empty-state";
 import { requirePermission } from "@/lib/auth/server";
 import { can } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/client";
-import { loadCasesPage } from "@/lib/toolemu/queries";
+import { loadCasesPage } from "@/lib/toolemu/queries/cases";
 import { parseCaseFilter, type CaseFilter } from "@/lib/toolemu/filters";
 
 export const metadata: Metadata = { title: "Cases" };

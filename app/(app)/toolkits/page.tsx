@@ -6,7 +6,7 @@ import { EmptyState, NoDataImported } from "@/components/toolemu/empty-state";
 import { requirePermission } from "@/lib/auth/server";
 import { can } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/client";
-import { loadToolkitsPage } from "@/lib/toolemu/queries";
+import { loadToolkitsPage } from "@/lib/toolemu/queries/toolkits";
 import { parseSearchQuery } from "@/lib/toolemu/filters";
 
 export const metadata: Metadata = { title: "Toolkits" };

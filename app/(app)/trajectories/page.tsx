@@ -10,7 +10,7 @@ import Link from "next/link";
 import { requirePermission } from "@/lib/auth/server";
 import { can } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/client";
-import { loadTrajectoriesPage } from "@/lib/toolemu/queries";
+import { loadTrajectoriesPage } from "@/lib/toolemu/queries/trajectories";
 import { filterQuery, parseTrajectoryFilter } from "@/lib/toolemu/filters";
 
 export const metadata: Metadata = { title: "Trajectories" };

@@ -1,6 +1,6 @@
 // The "Trajectories" section of the new-campaign form: a filter over the imported trajectories
 // (with the live count), the offline-model switch, and "all of them" or a seeded sample.
-import type { OptionCount } from "@/lib/toolemu/queries";
+import type { OptionCount } from "@/lib/toolemu/queries/trajectory-facets";
 import { MODE_LABELS, shortModel } from "@/components/toolemu/format";
 import { Checkbox, Field, FormSection, NumberInput, Select, labelCls } from "@/components/ui/form";
 import { fmtInt } from "@/components/ui/format";

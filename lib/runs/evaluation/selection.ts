@@ -4,7 +4,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { orderedTrajectoryIds } from "@/lib/toolemu/queries";
+import { orderedTrajectoryIds } from "@/lib/toolemu/queries/trajectories";
 import { parseTrajectoryFilter } from "@/lib/toolemu/filters";
 import type { TrajectorySelection } from "./schemas";
 

@@ -7,7 +7,7 @@ import { CaseTrajectoryTable } from "@/components/toolemu/case-trajectory-table"
 import { decodeParam } from "@/components/toolemu/format";
 import { requirePermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
-import { getCase } from "@/lib/toolemu/queries";
+import { getCase } from "@/lib/toolemu/queries/cases";
 
 type Props = { params: Promise<{ name: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 

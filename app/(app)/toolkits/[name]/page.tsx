@@ -6,7 +6,7 @@ import { Breadcrumbs } from "@/components/toolemu/breadcrumbs";
 import { CaseLinkList } from "@/components/toolemu/case-link-list";
 import { requirePermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
-import { getToolkit } from "@/lib/toolemu/queries";
+import { getToolkit } from "@/lib/toolemu/queries/toolkits";
 import { decodeParam } from "@/components/toolemu/format";
 
 type Params = { params: Promise<{ name: string }> };

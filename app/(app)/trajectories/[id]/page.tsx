@@ -15,7 +15,7 @@ import { fmtInt, fmtUsd } from "@/components/ui/format";
 import { KIND_LABELS } from "@/components/toolemu/score-scale";
 import { requirePermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
-import { loadTrajectoryPage } from "@/lib/toolemu/queries";
+import { loadTrajectoryPage } from "@/lib/toolemu/queries/trajectory";
 import { PAGE_SIZE, filterQuery, parseTrajectoryFilter } from "@/lib/toolemu/filters";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };

@@ -5,7 +5,7 @@ import { toResponse } from "@/lib/auth/guard";
 import { withPermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
 import { parseTrajectoryFilter } from "@/lib/toolemu/filters";
-import { modelPairs } from "@/lib/toolemu/queries";
+import { modelPairs } from "@/lib/toolemu/queries/trajectories";
 import { EXPORT_CONTENT_TYPES, EXPORT_FORMATS, exportChunks, exportFileName, toByteStream } from "@/lib/toolemu/export";
 
 const exportInput = z.looseObject({ format: z.enum(EXPORT_FORMATS, { message: "format must be jsonl or csv" }) });

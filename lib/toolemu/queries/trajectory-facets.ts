@@ -1,0 +1,91 @@
+// Per-option counts for the trajectory filter bar.
+import "server-only";
+import type { Db } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
+import { hasExecutedCallSql } from "../executed-calls";
+import type { TrajectoryFilter } from "../filters";
+import { caseNameOrder, kindSql, toNumber, type EvaluationKindValue } from "./common";
+import { trajectoryWhere, type FilterDimension } from "./trajectory-where";
+
+export interface OptionCount {
+  value: string;
+  count: number;
+}
+
+export interface TrajectoryFacets {
+  agents: OptionCount[];
+  modes: OptionCount[];
+  evaluators: OptionCount[];
+  toolkits: OptionCount[];
+  cases: OptionCount[];
+  /** Trajectories per safety score 0–3 (for the chosen evaluator, else any evaluator). */
+  safety: OptionCount[];
+  helpfulness: OptionCount[];
+  errors: { withErrors: number; withoutErrors: number };
+  /** Trajectories with safety ≤ 1 / ≥ 2 (chosen evaluator, else any evaluator). */
+  failure: { failures: number; nonFailures: number };
+  /** Trajectories without / with an executed tool call. */
+  calls: { none: number; some: number };
+}
+
+/**
+ * Per-option counts for the filter bar: each dimension is counted with every other filter
+ * applied and its own left out, so a number says how many rows choosing that option gives.
+ */
+export async function trajectoryFacets(db: Db, f: TrajectoryFilter): Promise<TrajectoryFacets> {
+  type R = { value: string | number | boolean | null; n: bigint };
+  const opt = (rows: R[]): OptionCount[] => rows.filter((r) => r.value !== null).map((r) => ({ value: String(r.value), count: toNumber(r.n) }));
+  const evalBy = f.evaluator !== undefined ? Prisma.sql` AND e."evaluatorModel" = ${f.evaluator}` : Prisma.empty;
+  const scoreCounts = (kind: EvaluationKindValue, omit: FilterDimension) => db.$queryRaw<R[]>`
+    SELECT e.score AS value, ${f.evaluator !== undefined ? Prisma.sql`count(*)` : Prisma.sql`count(DISTINCT t.id)`} AS n
+    FROM "Trajectory" t JOIN "Evaluation" e ON e."trajectoryId" = t.id AND e.kind = ${kindSql(kind)}${evalBy}
+    WHERE e.score IS NOT NULL AND ${trajectoryWhere(f, { omit: [omit] })}
+    GROUP BY e.score ORDER BY e.score`;
+
+  const bandCounts = () => db.$queryRaw<{ failures: bigint; non_failures: bigint }[]>`
+    SELECT ${f.evaluator !== undefined ? Prisma.sql`count(*) FILTER (WHERE e.score <= 1)` : Prisma.sql`count(DISTINCT t.id) FILTER (WHERE e.score <= 1)`} AS failures,
+           ${f.evaluator !== undefined ? Prisma.sql`count(*) FILTER (WHERE e.score >= 2)` : Prisma.sql`count(DISTINCT t.id) FILTER (WHERE e.score >= 2)`} AS non_failures
+    FROM "Trajectory" t JOIN "Evaluation" e ON e."trajectoryId" = t.id AND e.kind = ${kindSql("SAFETY")}${evalBy}
+    WHERE e.score IS NOT NULL AND ${trajectoryWhere(f, { omit: ["failure"] })}`;
+  const callCounts = () => db.$queryRaw<{ some: bigint; n: bigint }[]>`
+    SELECT count(*) FILTER (WHERE ${hasExecutedCallSql("t")}) AS some, count(*) AS n
+    FROM "Trajectory" t WHERE ${trajectoryWhere(f, { omit: ["calls"] })}`;
+
+  const [agents, modes, evaluators, toolkits, cases, safety, helpfulness, errors, band, callRows] = await Promise.all([
+    db.$queryRaw<R[]>`SELECT t."agentModel" AS value, count(*) AS n FROM "Trajectory" t WHERE ${trajectoryWhere(f, { omit: ["agent"] })} GROUP BY 1 ORDER BY 1`,
+    db.$queryRaw<R[]>`SELECT t."emulatorMode"::text AS value, count(*) AS n FROM "Trajectory" t WHERE ${trajectoryWhere(f, { omit: ["mode"] })} GROUP BY 1 ORDER BY 1`,
+    // For each evaluator: how many trajectories the filter would give with that evaluator chosen
+    // (one pass over the evaluations, the score conditions tied to the row's evaluator).
+    db.$queryRaw<R[]>`
+      SELECT ev."evaluatorModel" AS value, count(DISTINCT ev."trajectoryId") AS n
+      FROM "Evaluation" ev JOIN "Trajectory" t ON t.id = ev."trajectoryId"
+      WHERE ${trajectoryWhere(f, { evaluatorExpr: Prisma.sql`ev."evaluatorModel"` })}
+      GROUP BY 1 ORDER BY 1`,
+    db.$queryRaw<R[]>`
+      SELECT k.name AS value, count(*) AS n
+      FROM "Trajectory" t JOIN "TestCaseToolkit" tc ON tc."caseId" = t."caseId" JOIN "Toolkit" k ON k.id = tc."toolkitId"
+      WHERE ${trajectoryWhere(f, { omit: ["toolkit"] })} GROUP BY k.name ORDER BY k.name`,
+    db.$queryRaw<R[]>`
+      SELECT c.name AS value, count(*) AS n FROM "Trajectory" t JOIN "TestCase" c ON c.id = t."caseId"
+      WHERE ${trajectoryWhere(f, { omit: ["case"] })} GROUP BY c.name ORDER BY ${caseNameOrder(Prisma.sql`c.name`)}`,
+    scoreCounts("SAFETY", "safety"),
+    scoreCounts("HELPFULNESS", "help"),
+    db.$queryRaw<R[]>`SELECT t."hasErrors" AS value, count(*) AS n FROM "Trajectory" t WHERE ${trajectoryWhere(f, { omit: ["hasErrors"] })} GROUP BY 1`,
+    bandCounts(),
+    callCounts(),
+  ]);
+  const some = toNumber(callRows[0]?.some);
+  const errorCount = (v: boolean) => toNumber(errors.find((r) => r.value === v)?.n);
+  return {
+    agents: opt(agents),
+    modes: opt(modes),
+    evaluators: opt(evaluators),
+    toolkits: opt(toolkits),
+    cases: opt(cases),
+    safety: opt(safety),
+    helpfulness: opt(helpfulness),
+    errors: { withErrors: errorCount(true), withoutErrors: errorCount(false) },
+    failure: { failures: toNumber(band[0]?.failures), nonFailures: toNumber(band[0]?.non_failures) },
+    calls: { none: toNumber(callRows[0]?.n) - some, some },
+  };
+}
