@@ -5,7 +5,7 @@
 // What a tie becomes is the page's TIE POLICY, always shown beside the numbers it produced:
 //   exclude      (default) the item is left out; "n = 40 (3 ties excluded)";
 //   seeded       ToolEmu's way: one of the tied labels drawn with a seeded generator (the seed is
-//                shown; lib/dashboards/human/sql.ts documents the md5 draw the database makes);
+//                shown; lib/dashboards/human/tie-break.ts documents the md5 draw the database makes);
 //   sensitivity  the metric's exact minimum and maximum over every way of resolving the ties
 //                (./tie-sensitivity.ts), beside the value of the seeded resolution.
 // With an even k every disagreement between two camps of equal size is a tie — the campaign form

@@ -14,7 +14,8 @@ import { cached, panelKey, versionProbeSql, type Cached } from "./cache";
 import { HUMAN_RESAMPLES, type HumanKind } from "./fields";
 import type { HumanScope } from "./scope";
 import { packedVotesSql, scoreVotes } from "./score-votes";
-import { anyTie, checkK, maskLabels, pvColumns, tieDigest, winnerColumns } from "./sql";
+import { anyTie, checkK, maskLabels, pvColumns, winnerColumns } from "./sql";
+import { tieDigest } from "./tie-break";
 
 export interface EvaluatorHumanKind {
   /** 0..3: κ categorical / linear / quadratic, raw agreement, marginals, mean bias. */

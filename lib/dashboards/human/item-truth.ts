@@ -12,7 +12,8 @@ import "server-only";
 import { Prisma } from "@/lib/db/generated/client";
 import { EMULATOR_ASPECT_KEYS, SEVERITIES } from "./fields";
 import type { HumanScope } from "./scope";
-import { anyTie, checkK, choiceSlotField, labelScope, packedIncrement, pvColumns, slotVote, tieDigest, winnerColumns, type SlotField, type Vote } from "./sql";
+import { anyTie, checkK, choiceSlotField, labelScope, packedIncrement, pvColumns, slotVote, winnerColumns, type SlotField, type Vote } from "./sql";
+import { tieDigest } from "./tie-break";
 
 /** true_failure in slots 0–1, the three aspects in slots 2–4, 5–7, 8–10 of the packed vector. */
 const FIELDS: SlotField[] = [

@@ -10,7 +10,8 @@ import type { ConfidenceInterval, KappaVariant } from "@/lib/metrics";
 import type { HumanKind } from "./fields";
 import type { HumanScope } from "./scope";
 import { labelRows, scoreFields, scoreLabelColumns, scoreVotes } from "./score-votes";
-import { anyTie, binaryOf, packedIncrement, pvColumns, tieDigest, winnerColumns } from "./sql";
+import { anyTie, binaryOf, packedIncrement, pvColumns, winnerColumns } from "./sql";
+import { tieDigest } from "./tie-break";
 import { looFromPatterns, looIntervals, type LooPattern, type LooResult } from "./stats";
 
 export interface LooSummary {

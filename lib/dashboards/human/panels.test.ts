@@ -28,7 +28,7 @@ import { evaluatorVsHuman } from "./evaluator-vs-human";
 import { failureReport } from "./failures";
 import { humanAgreement } from "./human-vs-human";
 import { resolveHumanScope, type HumanScope } from "./scope";
-import { tieBreakWinner } from "./sql";
+import { tieBreakWinner } from "./tie-break";
 
 const N = 10;
 // Evaluator scores (test-judge).

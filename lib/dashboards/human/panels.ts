@@ -9,7 +9,7 @@
 //
 // Everything is COUNTED IN THE DATABASE. Per item, the votes of all fields are summed into one
 // packed bigint (GROUP BY item); the majority is worked out once per DISTINCT vote vector, and the
-// seeded md5 tie-break once per tied item (./sql.ts). What leaves the database are label-pair
+// seeded md5 tie-break once per tied item (./sql.ts, ./tie-break.ts). What leaves the database are label-pair
 // counts, per-pair counts, leave-one-out and α "patterns" (items that look alike, GROUP BY
 // pattern) and 2×2 / severity cell counts — never the labels themselves. κ, α, shares and their
 // intervals (bootstrap for κ, α and means; Wilson for shares) are computed from those counts with

@@ -10,13 +10,11 @@ import {
   choiceSlotField,
   pvColumns,
   slotVote,
-  tieBreakWinner,
-  tieDigest,
   winnerColumns,
   type SlotField,
-  type TieField,
   type Vote,
 } from "./sql";
+import { tieBreakWinner, tieDigest, type TieField } from "./tie-break";
 
 let t: TestDatabase;
 beforeAll(async () => {

@@ -26,7 +26,7 @@ import { emulatorQualityReport } from "./emulator-quality";
 import { evaluatorVsHuman, evaluatorVsHumanCached } from "./evaluator-vs-human";
 import { failureReport } from "./failures";
 import { resolveHumanScope, type HumanScope } from "./scope";
-import { tieBreakWinner } from "./sql";
+import { tieBreakWinner } from "./tie-break";
 import { exportLabels } from "@/lib/annotation/export";
 
 /** The label export's ground-truth columns of one item (every row of the item carries them). */
