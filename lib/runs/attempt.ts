@@ -1,5 +1,6 @@
 // What one attempt at a RunEpisode comes to, as the runner tells the worker: done, or failed with
-// a typed error kind (stored as RunEpisode.errorKind and RunError.kind).
+// a typed error kind (stored as RunEpisode.errorKind and RunError.kind; the worker itself also
+// writes "worker_lost" and "worker_stopped" there for attempts no runner finished).
 import type { LlmErrorKind } from "@/lib/llm/types";
 
 /**
@@ -8,9 +9,6 @@ import type { LlmErrorKind } from "@/lib/llm/types";
  * "internal" (the runner threw, or the episode cannot be played as stored).
  */
 export type AttemptErrorKind = LlmErrorKind | "crashed" | "cancelled" | "internal";
-
-/** Kinds the worker writes itself, for attempts no runner finished. */
-export type WorkerErrorKind = "worker_lost" | "worker_stopped";
 
 export interface AttemptError {
   kind: AttemptErrorKind;
@@ -22,10 +20,11 @@ export type AttemptResult = { ok: true } | { ok: false; error: AttemptError; ret
 /** Failures worth another attempt: the endpoint may answer next time. */
 const RETRYABLE: ReadonlySet<AttemptErrorKind> = new Set<AttemptErrorKind>(["rate_limited", "server_error", "timeout", "network", "malformed_response", "crashed", "internal"]);
 
-export function isRetryableKind(kind: AttemptErrorKind): boolean {
+function isRetryableKind(kind: AttemptErrorKind): boolean {
   return RETRYABLE.has(kind);
 }
 
+/** A failed attempt; by default retryable when its kind is worth another attempt. */
 export function failed(kind: AttemptErrorKind, message: string, retryable = isRetryableKind(kind)): AttemptResult {
   return { ok: false, retryable, error: { kind, message } };
 }

@@ -16,7 +16,7 @@ import type { Db } from "@/lib/db/client";
 import type { EpisodeJobData } from "@/lib/jobs/boss";
 import type { JobOutcome, ShutdownError } from "@/lib/jobs/dispatcher";
 import type { ConcurrencyLimiter } from "@/lib/llm/limiter";
-import type { AttemptError, AttemptResult } from "./attempt";
+import { failed, type AttemptError, type AttemptResult } from "./attempt";
 import { claimEpisode, whyNotClaimed } from "./claim";
 import { finishRunIfComplete } from "./control";
 import { markCancelled, markDone, markFailed, markReleased, markRunStarted, type ClaimedEpisode } from "./episode-job";
@@ -110,7 +110,7 @@ async function play(c: AttemptContext, ep: ClaimedEpisode, signal: AbortSignal, 
     };
     result = await c.runner.play(c.db, ep, { signal: controller.signal, limiter });
   } catch (e) {
-    result = { ok: false, retryable: true, error: { kind: "internal", message: e instanceof Error ? e.message : String(e) } };
+    result = failed("internal", e instanceof Error ? e.message : String(e));
   } finally {
     c.running.delete(ep.runEpisodeId);
     signal.removeEventListener("abort", onShutdown);
