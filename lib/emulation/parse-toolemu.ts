@@ -98,7 +98,7 @@ function pyIsInstance(v: unknown, type: string): boolean {
     case "integer":
       return (typeof v === "number" && Number.isInteger(v)) || typeof v === "boolean"; // bool is an int in Python
     case "number":
-      return typeof v === "number" && !Number.isInteger(v);
+      return typeof v === "number" || typeof v === "boolean";
     case "string":
       return typeof v === "string";
     case "boolean":
@@ -115,26 +115,19 @@ function pyIsInstance(v: unknown, type: string): boolean {
 /**
  * ToolEmu's validate_inputs on an input already read as a JSON object: parameters in the tool's
  * order (present → type check, absent and required → missing), then unexpected ones. null = valid.
- * Python's json reads `1` as int and `1.0` as float; JavaScript cannot tell them apart once parsed,
- * so a whole number for a "number" parameter is an int only when the raw text writes it so.
+ * A "number" takes an int too (the recorded runs accept `"quantity": 2`) but is named "float".
  */
-export function toolemuInputError(tool: ToolSpec, input: Record<string, unknown>, raw = ""): string | null {
+export function toolemuInputError(tool: ToolSpec, input: Record<string, unknown>): string | null {
   const remains = new Set(Object.keys(input));
   for (const p of tool.parameters) {
     remains.delete(p.name);
     if (Object.hasOwn(input, p.name)) {
       const v = input[p.name];
-      const wholeAsFloat = p.type === "number" && typeof v === "number" && Number.isInteger(v) && !writtenAsInt(raw, p.name);
-      if (PY_EXPECTED[p.type] && !wholeAsFloat && !pyIsInstance(v, p.type)) return toolemuError(`Invalid type for ${p.name}: ${pyTypeName(v)}, expected ${PY_EXPECTED[p.type]}.`);
+      if (PY_EXPECTED[p.type] && !pyIsInstance(v, p.type)) return toolemuError(`Invalid type for ${p.name}: ${pyTypeName(v)}, expected ${PY_EXPECTED[p.type]}.`);
     } else if (p.required) return toolemuError(`Missing required parameter: ${p.name}.`);
   }
   if (remains.size) return toolemuError(`Unexpected parameters: {${[...remains].map((k) => `'${k}'`).join(", ")}}.`);
   return null;
-}
-
-function writtenAsInt(raw: string, key: string): boolean {
-  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`"${escaped}"\\s*:\\s*-?\\d+\\s*[,}]`).test(raw);
 }
 
 export type ToolemuCheck = { ok: true; tool: ToolSpec; input: Record<string, unknown> } | { ok: false; error: string };
@@ -149,6 +142,6 @@ export function toolemuCheck(tools: readonly ToolSpec[], action: string, actionI
   if (!tool) return { ok: false, error: toolemuInvalidTool(action, tools) };
   const parsed = parseJsonLenient(actionInputRaw.trim() === "" ? "{}" : actionInputRaw);
   if (!parsed.ok || !isPlainObject(parsed.value)) return { ok: false, error: strictError };
-  const error = toolemuInputError(tool, parsed.value, actionInputRaw);
+  const error = toolemuInputError(tool, parsed.value);
   return error ? { ok: false, error } : { ok: true, tool, input: parsed.value };
 }

@@ -4,6 +4,7 @@
 // self-critique rounds on a usable observation (each usable revision replaces it).
 import type { ChatMessage } from "@/lib/llm/types";
 import { checkToolInput, errorObservation } from "@/lib/emulation/input-check";
+import { toolemuCheck, toolemuObservation } from "@/lib/emulation/parse-toolemu";
 import { parseEmulatorOutput, type EmulatorParse } from "@/lib/emulation/parse-emulator";
 import { buildCritiqueMessages, buildEmulatorMessages, buildSelfCritiqueMessages } from "@/lib/emulation/prompts/build";
 import { splitCritique, type EmulatorCritiqueRound } from "@/lib/emulation/self-critique";
@@ -15,6 +16,8 @@ import type { StepCompletion } from "./trajectory-store";
 export const EMULATOR_FAILURE_OBSERVATION = errorObservation("the tool returned no usable response to this call; its effect is unknown.", "ToolUnavailableException");
 /** What a NO_ACTION agent sees if it writes an Action anyway. */
 export const NO_ACTION_OBSERVATION = errorObservation("no tools are available in this session; give your Final Answer.");
+/** Strict loop: most extra emulator calls per tool call, critique re-asks and forced self-critique rounds together (ToolEmu: 3). */
+export const MAX_EXTRA_EMULATOR_ROUNDS = EMULATOR_CRITIQUE_ROUNDS + 1;
 
 export interface Observation extends StepCompletion {
   /** The emulator output the observation came from (ToolEmu's simulator log). */
@@ -28,7 +31,10 @@ interface Call {
 
 /** Observes the agent's action of step `index`; every model call counts in `stepUsage` and the episode's total. */
 export async function observe(ep: Episode, s: EpisodeState, index: number, call: Call, stepUsage: Usage): Promise<Observation> {
-  const check = ep.opts.agent.variant === "NO_ACTION" ? null : checkToolInput(ep.tools, call.action, call.actionInputRaw);
+  const compat = ep.opts.loopMode === "TOOLEMU";
+  const strictCheck = ep.opts.agent.variant === "NO_ACTION" ? null : checkToolInput(ep.tools, call.action, call.actionInputRaw);
+  // ToolEmu-compatible: the call is accepted or refused as ToolEmu does, in its words.
+  const check = strictCheck && compat ? toolemuCheck(ep.tools, call.action, call.actionInputRaw, strictCheck.ok ? "" : strictCheck.error) : strictCheck;
   if (!check || !check.ok) {
     return withParsedJson(call, {
       actionInput: null, observationRaw: check ? check.error : NO_ACTION_OBSERVATION, observation: null, inputInvalid: true,
@@ -37,6 +43,16 @@ export async function observe(ep: Episode, s: EpisodeState, index: number, call:
   }
   const emulated = await emulateWithCritique(ep, s, index, call, check.tool, stepUsage);
   const { result, rounds } = emulated;
+  // ToolEmu-compatible: the Observation as ToolEmu reads it, passed on whatever our reading thinks
+  // of it; the problem our reading found is kept on the step instead.
+  const passed = compat ? toolemuObservation(emulated.simulatorLog, check.tool) : null;
+  if (passed && !result.ok) {
+    return withParsedJson(call, {
+      actionInput: check.input, observationRaw: passed.observationRaw, observation: null, inputInvalid: false, emulatorRounds: rounds,
+      emulatorFailure: null, emulatorProblem: passed.problem, emulatorThought: passed.thought ?? emulated.simulatorLog,
+      emulatorSummary: passed.summary, critiques: null, simulatorLog: emulated.simulatorLog,
+    });
+  }
   if (!result.ok) {
     return withParsedJson(call, {
       actionInput: check.input, observationRaw: EMULATOR_FAILURE_OBSERVATION, observation: null, inputInvalid: false, emulatorRounds: rounds,
@@ -47,10 +63,11 @@ export async function observe(ep: Episode, s: EpisodeState, index: number, call:
     });
   }
   const o: Observation = {
-    actionInput: check.input, observationRaw: result.observationRaw, observation: result.observation, inputInvalid: false, emulatorRounds: rounds,
-    emulatorFailure: null, emulatorThought: result.thought, emulatorSummary: result.summary, critiques: null, simulatorLog: emulated.simulatorLog,
+    actionInput: check.input, observationRaw: passed ? passed.observationRaw : result.observationRaw, observation: passed ? null : result.observation, inputInvalid: false, emulatorRounds: rounds,
+    emulatorFailure: null, emulatorThought: result.thought, emulatorSummary: passed ? passed.summary : result.summary, critiques: null, simulatorLog: emulated.simulatorLog,
   };
-  const selfRounds = ep.opts.emulator.selfCritiqueRounds ?? 0;
+  // Strict: critique re-asks and forced rounds together stay within MAX_EXTRA_EMULATOR_ROUNDS.
+  const selfRounds = compat ? (ep.opts.emulator.selfCritiqueRounds ?? 0) : Math.min(ep.opts.emulator.selfCritiqueRounds ?? 0, MAX_EXTRA_EMULATOR_ROUNDS - (rounds - 1));
   if (selfRounds > 0) await selfCritique(ep, index, check.tool, emulated.conversation, selfRounds, o, stepUsage, s);
   return withParsedJson(call, o);
 }
@@ -71,7 +88,8 @@ async function emulateWithCritique(ep: Episode, s: EpisodeState, index: number, 
     result = parseEmulatorOutput(res.content, tool);
     if (result.ok) break;
     problems.push(result.problem);
-    if (rounds > EMULATOR_CRITIQUE_ROUNDS) break;
+    // ToolEmu-compatible: never re-asked (the output is passed on as it is).
+    if (ep.opts.loopMode === "TOOLEMU" || rounds > EMULATOR_CRITIQUE_ROUNDS) break;
     prompt = buildCritiqueMessages(prompt.messages, res.content, result.problem, tool, ep.seed);
   }
   return { result, rounds, problems, simulatorLog, conversation: prompt.messages };

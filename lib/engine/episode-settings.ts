@@ -44,6 +44,8 @@ export function episodeSettings(opts: RunEpisodeOptions, kinds: readonly Evaluat
     maxSteps: opts.maxSteps ?? MAX_AGENT_STEPS,
     critiqueRounds: EMULATOR_CRITIQUE_ROUNDS,
     selfCritiqueRounds,
+    loopMode: opts.loopMode ?? "STRICT",
+    ...(opts.replayOf ? { replayOf: opts.replayOf } : {}),
     codeVersion: APP_VERSION,
   };
 }

@@ -5,6 +5,7 @@ import type { ChatMessage, ChatResult, LlmErrorKind, ModelClient } from "@/lib/l
 import type { EvaluatorKind } from "@/lib/evaluation/prompts/build";
 import type { RecordedCall } from "@/lib/prompts/render";
 import type { AgentVariant, CaseSpec, EmulatorModeValue, ToolSpec } from "@/lib/trajectory/types";
+import type { LoopModeValue } from "@/lib/emulation/parse-toolemu";
 import type { RawStep } from "./toolemu-line";
 
 export type StopReason = "final_answer" | "max_steps" | "parse_error" | "llm_error" | "cancelled" | "crashed";
@@ -28,6 +29,13 @@ export interface RunEpisodeOptions {
   trajectoryId?: string | null;
   /** Default MAX_AGENT_STEPS (15). */
   maxSteps?: number;
+  /**
+   * Parsing and acceptance rules (lib/emulation/parse-toolemu.ts): "TOOLEMU" reads outputs as
+   * ToolEmu does (runs and the playground default to it); "STRICT" (the default here) is our own.
+   */
+  loopMode?: LoopModeValue;
+  /** A replay: the imported trajectory whose recorded outputs answer the calls (settings.replayOf). */
+  replayOf?: string | null;
   signal?: AbortSignal;
   /** Called once the trajectory row exists. */
   onStart?: (trajectoryId: string) => void | Promise<void>;
@@ -113,7 +121,8 @@ export interface EpisodeState {
   total: Usage;
   stepCount: number;
   hasErrors: boolean;
-  final: { answer: string; log: string } | null;
+  /** actionInside: ToolEmu-compatible loop, an Action stood before the Final Answer (not executed). */
+  final: { answer: string; log: string; actionInside?: boolean } | null;
   stopReason: StopReason;
   stopDetail: string | null;
   errorKind: LlmErrorKind | null;

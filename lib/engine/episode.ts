@@ -146,6 +146,11 @@ async function playSteps(ep: Episode, s: EpisodeState): Promise<void> {
     const stepUsage = zeroUsage();
     const turn = await agentTurn(ep, s, index, stepUsage);
     const { parsed } = turn;
+    if (turn.finish) {
+      s.final = { answer: turn.finish.finalAnswer, log: turn.finish.log, actionInside: turn.finish.actionInside };
+      s.stopReason = "final_answer";
+      return;
+    }
     if (parsed.kind === "final") {
       s.final = { answer: parsed.finalAnswer, log: turn.text };
       s.stopReason = "final_answer";

@@ -68,6 +68,8 @@ export interface StepCompletion {
   emulatorThought: string | null;
   emulatorSummary: string | null;
   critiques: EmulatorCritiqueRound[] | null;
+  /** ToolEmu-compatible loop: what was wrong with the emulator output passed on as it was. */
+  emulatorProblem?: string | null;
 }
 
 export async function completeStep(ep: Episode, stepId: string, c: StepCompletion, usage: Usage): Promise<void> {
@@ -82,6 +84,7 @@ export async function completeStep(ep: Episode, stepId: string, c: StepCompletio
       emulatorFailure: c.emulatorFailure,
       emulatorThought: c.emulatorThought,
       emulatorSummary: c.emulatorSummary,
+      emulatorProblem: c.emulatorProblem ?? null,
       ...(c.critiques ? { emulatorCritiques: c.critiques as unknown as Prisma.InputJsonValue } : {}),
       ...usageColumns(usage),
     },
@@ -101,6 +104,7 @@ export async function finishTrajectory(ep: Episode, s: EpisodeState, status: Epi
       hasErrors: s.hasErrors,
       finalAnswer: s.final?.answer ?? null,
       finalLog: s.final?.log ?? null,
+      actionInFinalAnswer: s.final?.actionInside ?? false,
       inputTokens: s.total.inputTokens,
       outputTokens: s.total.outputTokens,
       costUsd: s.total.costUsd,

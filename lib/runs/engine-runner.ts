@@ -55,8 +55,8 @@ export function engineRunner(opts: { clientOptions?: Omit<ModelClientOptions, "d
         if (!row) throw new LlmCallError("bad_request", `The model endpoint ${id} no longer exists.`, 0);
         return createModelClient(toEndpointSettings(row), { ...opts.clientOptions, db, limiter: ctx.limiter });
       };
-      // The run's forced emulator self-critique rounds (0 = off).
-      const run = await db.run.findUnique({ where: { id: ep.runId }, select: { emulatorCritiqueRounds: true } });
+      // The run's forced emulator self-critique rounds (0 = off) and loop rules.
+      const run = await db.run.findUnique({ where: { id: ep.runId }, select: { emulatorCritiqueRounds: true, loopMode: true } });
       let result;
       try {
         result = await runEpisode(db, {
@@ -67,6 +67,7 @@ export function engineRunner(opts: { clientOptions?: Omit<ModelClientOptions, "d
           agent: { client: client(agentId), variant: ep.variant as AgentVariant },
           emulator: { client: client(emulatorId), mode: ep.mode, selfCritiqueRounds: run?.emulatorCritiqueRounds ?? 0 },
           evaluator: ep.evaluatorEndpointId ? { client: client(ep.evaluatorEndpointId) } : null,
+          loopMode: run?.loopMode ?? "TOOLEMU",
           signal: ctx.signal,
         });
       } catch (e) {
