@@ -64,6 +64,7 @@ export function LiveEpisode({ initial, canRun, startEpisode }: { initial: Episod
   }
 
   const offlineAny = ep.offline.agent || ep.offline.emulator || ep.offline.evaluator;
+  const divergentStep = ep.replay?.comparison?.identical === false ? ep.replay.comparison.firstDivergentStep : null;
   const running = ep.status === "RUNNING";
   const evaluating = !running && !ep.done;
   const kinds = (["SAFETY", "HELPFULNESS"] as const).filter((k) => ep.evaluations.some((e) => e.kind === k));
@@ -82,14 +83,18 @@ export function LiveEpisode({ initial, canRun, startEpisode }: { initial: Episod
               {ep.stopReason && <div><dt className="inline text-slate-500">Stopped </dt><dd className="inline" title={ep.stopDetail ?? undefined}>{ep.stopReason.replace(/_/g, " ")}{ep.stopDetail ? `: ${ep.stopDetail.slice(0, 120)}` : ""}</dd></div>}
               <div><dt className="inline text-slate-500">Usage </dt><dd className="inline tabular-nums" data-testid="episode-usage">{(ep.inputTokens + ep.outputTokens).toLocaleString("en-US")} tokens · {formatCost(ep.costUsd)}</dd></div>
             </dl>
-            {offlineAny && (
+            {ep.replay ? (
+              <p className="mt-2 inline-block rounded bg-amber-50 px-2 py-1 text-xs font-medium text-amber-900" data-testid="replay-label">
+                Produced by {ep.offlineLabel}: every agent, emulator and evaluator output is recorded text from <Link href={`/trajectories/${ep.replay.recordedId}`} className="underline">the recorded trajectory</Link>, played through our engine ({ep.loopMode === "STRICT" ? "strict" : "ToolEmu-compatible"} loop rules) — not an LLM answering now.
+              </p>
+            ) : offlineAny && (
               <p className="mt-2 inline-block rounded bg-amber-50 px-2 py-1 text-xs font-medium text-amber-900" data-testid="offline-label">
                 Produced by {ep.offlineLabel}: deterministic rules, for demos and tests — not an LLM&apos;s output.
               </p>
             )}
           </div>
           <div className="flex flex-col items-end gap-2">
-            {canRun && (
+            {canRun && !ep.replay && (
               <button type="button" onClick={() => rerun(otherMode)} disabled={pending} className="rounded-md border border-indigo-300 bg-white px-3 py-1.5 text-sm font-medium text-indigo-700 hover:bg-indigo-50 disabled:opacity-50" data-testid="other-mode">
                 {pending ? "Starting…" : `Same case, ${otherMode === "STANDARD" ? "standard" : "adversarial"} emulator`}
               </button>
@@ -103,6 +108,7 @@ export function LiveEpisode({ initial, canRun, startEpisode }: { initial: Episod
             <p className="mt-1 text-xs text-slate-500">{running ? `Playing — ${ep.steps.length} of at most 15 steps so far` : "Agent done — waiting for the evaluators"}</p>
           </div>
         )}
+        {ep.replay?.comparison && <ReplayVerdict comparison={ep.replay.comparison} />}
         {pollError && <p role="alert" className="mt-3 rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800">{pollError}</p>}
         {startError && <p role="alert" className="mt-3 rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800">{startError}</p>}
       </header>
@@ -112,13 +118,26 @@ export function LiveEpisode({ initial, canRun, startEpisode }: { initial: Episod
         {ep.steps.length === 0 ? (
           <p className="rounded-xl border border-dashed border-slate-300 bg-white p-5 text-sm text-slate-500">{running ? "Waiting for the agent's first action…" : "The agent called no tool."}</p>
         ) : (
-          <ol className="space-y-4" data-testid="live-steps">{ep.steps.map((s) => <StepCard key={s.id} step={s} />)}</ol>
+          <ol className="space-y-4" data-testid="live-steps">
+            {ep.steps.map((s) =>
+              s.index === divergentStep ? (
+                <div key={s.id} className="rounded-xl ring-2 ring-rose-500 ring-offset-2" data-testid="divergent-step"><StepCard step={s} /></div>
+              ) : (
+                <StepCard key={s.id} step={s} />
+              ),
+            )}
+          </ol>
         )}
       </section>
 
       {!running && (
         <section aria-labelledby="final" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
           <h2 id="final" className="mb-2 text-lg font-semibold">{ep.finalAnswer !== null ? "Final answer" : "No final answer"}</h2>
+          {ep.actionInFinalAnswer && (
+            <p className="mb-2 inline-block rounded bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-900" data-testid="action-in-final-answer" title="The agent wrote an Action before its Final Answer; as in ToolEmu, the Final Answer ended the episode and the Action was not executed.">
+              action inside final answer
+            </p>
+          )}
           <p className="whitespace-pre-wrap text-sm text-slate-900" data-testid="final-answer">{ep.finalAnswer ?? "The episode ended without one (see the stop reason above)."}</p>
         </section>
       )}
@@ -135,6 +154,27 @@ export function LiveEpisode({ initial, canRun, startEpisode }: { initial: Episod
           </div>
         )}
       </section>
+    </div>
+  );
+}
+
+/** A replay against its recording: identical, or where it first diverges and how. */
+function ReplayVerdict({ comparison: c }: { comparison: NonNullable<NonNullable<EpisodeLive["replay"]>["comparison"]> }) {
+  if (c.identical) {
+    return (
+      <p className="mt-3 rounded-md bg-emerald-50 px-3 py-2 text-sm font-medium text-emerald-900" data-testid="replay-verdict">
+        Identical to the recorded trajectory: the same actions and inputs, observations and final answer (ToolEmu&apos;s leading &quot;: &quot; dropped from its final output).
+      </p>
+    );
+  }
+  const where = c.field === "final answer" ? "the final answer" : `step ${(c.firstDivergentStep ?? 0) + 1} (${c.field})`;
+  return (
+    <div className="mt-3 rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-900" data-testid="replay-verdict">
+      <p className="font-medium">Diverges from the recorded trajectory at {where}.</p>
+      <dl className="mt-1 grid gap-1 md:grid-cols-2">
+        <div><dt className="text-xs text-rose-700">Recorded</dt><dd className="whitespace-pre-wrap break-words font-mono text-xs">{c.recorded?.slice(0, 600) ?? "(nothing)"}</dd></div>
+        <div><dt className="text-xs text-rose-700">Replayed</dt><dd className="whitespace-pre-wrap break-words font-mono text-xs">{c.replayed?.slice(0, 600) ?? "(nothing)"}</dd></div>
+      </dl>
     </div>
   );
 }

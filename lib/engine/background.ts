@@ -7,8 +7,10 @@ import { AppError } from "@/lib/errors";
 import { createDbLimiter, type DbLimiter } from "@/lib/llm/endpoint-limiter";
 import { createModelClient } from "@/lib/llm/client";
 import { getEndpointSettings } from "@/lib/llm/endpoints";
+import { findReplayEndpoint } from "@/lib/llm/endpoints";
 import { startEpisode } from "./episode";
-import type { StartEpisodeInput } from "./schemas";
+import { replayModelId } from "./replay";
+import type { StartEpisodeInput, StartReplayInput } from "./schemas";
 
 /** Episodes this process is playing; a restart interrupts them (see interruptOrphanEpisodes). */
 const playing = new Set<string>();
@@ -30,11 +32,44 @@ export async function startEpisodeInBackground(db: Db, input: StartEpisodeInput)
     agent: { client: agent, variant: input.variant },
     emulator: { client: emulator, mode: input.mode, selfCritiqueRounds: input.selfCritiqueRounds },
     evaluator: evaluator ? { client: evaluator } : null,
+    loopMode: input.loopMode,
   });
+  track(trajectoryId, done);
+  return trajectoryId;
+}
+
+function track(trajectoryId: string, done: Promise<unknown>) {
   playing.add(trajectoryId);
   done
     .catch((e) => console.error(`[playground] episode ${trajectoryId} failed:`, e))
     .finally(() => playing.delete(trajectoryId));
+}
+
+/**
+ * A playground episode replaying an imported trajectory: its case and emulator mode, every agent,
+ * emulator and evaluator call answered by the replay endpoint from the recording (the first
+ * judge's evaluations, when it has any). The episode's settings name the trajectory it replays.
+ */
+export async function startReplayInBackground(db: Db, input: StartReplayInput): Promise<string> {
+  const t = await db.trajectory.findUnique({
+    where: { id: input.trajectoryId },
+    select: { origin: true, caseId: true, emulatorMode: true, evaluations: { orderBy: { evaluatorModel: "asc" }, select: { evaluatorModel: true } } },
+  });
+  if (!t) throw new AppError("This trajectory no longer exists.", 404);
+  if (t.origin !== "IMPORTED") throw new AppError("Only imported ToolEmu trajectories have recorded model outputs to replay.", 422);
+  const endpoint = await findReplayEndpoint(db);
+  if (!endpoint) throw new AppError("The replay endpoint is not registered: it is served by the offline model, which this server does not run (OFFLINE_LLM=0).", 409);
+  const client = (model: string) => createModelClient({ ...endpoint, model }, { db });
+  const judge = t.evaluations[0]?.evaluatorModel ?? null;
+  const { trajectoryId, done } = await startEpisode(db, {
+    caseId: t.caseId,
+    agent: { client: client(replayModelId(input.trajectoryId)), variant: "NAIVE" },
+    emulator: { client: client(replayModelId(input.trajectoryId)), mode: t.emulatorMode },
+    evaluator: judge ? { client: client(replayModelId(input.trajectoryId, judge)) } : null,
+    loopMode: input.loopMode,
+    replayOf: input.trajectoryId,
+  });
+  track(trajectoryId, done);
   return trajectoryId;
 }
 

@@ -4,6 +4,8 @@ import type { Db } from "@/lib/db/client";
 import { OFFLINE_MODEL_LABEL } from "@/lib/llm/types";
 import { EVALUATION_DETAIL, STEP_DETAIL } from "@/lib/toolemu/queries/trajectory";
 import { AGENT_VARIANTS, EMULATOR_MODES } from "@/lib/trajectory/types";
+import { REPLAY_LABEL } from "@/lib/trajectory/replay";
+import { compareWithRecording } from "./replay";
 
 export async function loadPlaygroundOptions(db: Db) {
   const [cases, endpoints] = await Promise.all([
@@ -31,7 +33,7 @@ export async function loadEpisodeLive(db: Db, id: string) {
     where: { id },
     select: {
       id: true, origin: true, status: true, stopReason: true, stopDetail: true, agentModel: true, emulatorModel: true, emulatorMode: true, agentVariant: true,
-      finalAnswer: true, stepCount: true, inputTokens: true, outputTokens: true, costUsd: true, startedAt: true, finishedAt: true, settings: true,
+      finalAnswer: true, actionInFinalAnswer: true, stepCount: true, inputTokens: true, outputTokens: true, costUsd: true, startedAt: true, finishedAt: true, settings: true,
       agentEndpointId: true, emulatorEndpointId: true, evaluatorEndpointId: true,
       agentEndpoint: { select: { offline: true } }, emulatorEndpoint: { select: { offline: true } }, evaluatorEndpoint: { select: { offline: true } },
       case: { select: { id: true, name: true, userInstruction: true } },
@@ -45,16 +47,22 @@ export async function loadEpisodeLive(db: Db, id: string) {
   const failedEvaluatorCalls = t.evaluatorEndpointId
     ? await db.llmCall.findMany({ where: { trajectoryId: id, role: "evaluator", error: { not: null } }, select: { error: true } })
     : [];
-  const settings = (t.settings ?? {}) as { evaluator?: { kinds?: string[] } | null };
+  const settings = (t.settings ?? {}) as { evaluator?: { kinds?: string[] } | null; replayOf?: string; loopMode?: string };
   const expectedEvaluations = t.evaluatorEndpointId ? (settings.evaluator?.kinds?.length ?? 2) : 0;
   const { agentEndpoint, emulatorEndpoint, evaluatorEndpoint, startedAt, finishedAt, ...rest } = t;
+  const replaying = typeof settings.replayOf === "string";
   return {
     ...rest,
+    // A replay: the recorded trajectory, and (once the steps are over) how the replay compares with it.
+    replay: replaying
+      ? { recordedId: settings.replayOf!, comparison: t.status === "RUNNING" ? null : await compareWithRecording(db, id) }
+      : null,
+    loopMode: settings.loopMode === "STRICT" ? ("STRICT" as const) : ("TOOLEMU" as const),
     // Strings, so the page and the polling route hand the client the same shape.
     startedAt: startedAt?.toISOString() ?? null,
     finishedAt: finishedAt?.toISOString() ?? null,
     offline: { agent: !!agentEndpoint?.offline, emulator: !!emulatorEndpoint?.offline, evaluator: !!evaluatorEndpoint?.offline },
-    offlineLabel: OFFLINE_MODEL_LABEL,
+    offlineLabel: replaying ? REPLAY_LABEL : OFFLINE_MODEL_LABEL,
     evaluatorErrors: failedEvaluatorCalls.map((c) => c.error ?? ""),
     // The evaluations run after the last step; the view keeps polling until they are in.
     done: t.status !== "RUNNING" && (t.status === "INTERRUPTED" || t.evaluations.length + failedEvaluatorCalls.length >= expectedEvaluations),

@@ -13,6 +13,9 @@ import { caseHref } from "@/components/toolemu/case-link-list";
 import { MODE_LABELS, STATUS_LABELS, decodeParam, formatDate, shortModel } from "@/components/toolemu/format";
 import { fmtInt, fmtUsd } from "@/components/ui/format";
 import { KIND_LABELS } from "@/components/toolemu/score-scale";
+import { ReplayButton } from "@/components/toolemu/replay-button";
+import { replayTrajectoryAction } from "@/app/(app)/trajectories/_actions/replay";
+import { can } from "@/lib/auth/permissions";
 import { requirePermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
 import { loadTrajectoryPage } from "@/lib/toolemu/queries/trajectory";
@@ -23,7 +26,7 @@ type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<str
 export const metadata: Metadata = { title: "Trajectory" };
 
 export default async function TrajectoryPage({ params, searchParams }: Props) {
-  await requirePermission("trajectory:read");
+  const user = await requirePermission("trajectory:read");
   const id = decodeParam((await params).id);
   const filter = parseTrajectoryFilter(await searchParams);
   const data = await loadTrajectoryPage(db(), id, filter);
@@ -65,6 +68,7 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
               {t.sourceFile && <div className="min-w-0"><dt className="inline text-slate-500">Source </dt><dd className="inline break-all font-mono text-xs" title={t.sourceFile}>{t.sourceFile.split(/[\\/]/).pop()}{t.sourceLine ? `:${t.sourceLine}` : ""}</dd></div>}
             </dl>
           </div>
+          {t.origin === "IMPORTED" && can(user.role, "run:create") && <ReplayButton trajectoryId={t.id} action={replayTrajectoryAction} />}
           {t.evaluations.length > 0 && (
             <a href="#evaluations" className="flex flex-wrap gap-6 rounded-lg bg-slate-50 px-3 py-2 hover:bg-slate-100" aria-label="Scores; jump to the evaluations">
               {kinds.map((k) => (
