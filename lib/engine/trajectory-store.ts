@@ -1,9 +1,11 @@
 // Every write of an emulated trajectory: its starting row, each step (inserted as soon as the
 // agent has written it, completed with its observation), the finish, and the evaluations.
+import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import type { EvaluationResult } from "@/lib/evaluation/evaluate";
 import type { EmulatorCritiqueRound } from "@/lib/emulation/self-critique";
+import { NOW_UTC } from "@/lib/llm/endpoint-limiter";
 import type { AgentVariant, EmulatorModeValue } from "@/lib/trajectory/types";
 import type { Episode, EpisodeState, EpisodeStatus, EvaluationOutcome, Usage } from "./episode-types";
 import { toolemuLine } from "./toolemu-line";
@@ -22,25 +24,59 @@ export interface StartingTrajectory {
   settings: Prisma.InputJsonValue;
 }
 
+/** SQL expressions for the starting row's columns: parameters, or columns of the caller's FROM. */
+export interface StartingTrajectorySql {
+  id: string;
+  caseId: string;
+  agentModel: string;
+  emulatorModel: string;
+  emulatorMode: string;
+  agentVariant: string;
+  agentEndpointId: string;
+  emulatorEndpointId: string;
+  evaluatorEndpointId: string;
+  runId: string;
+  /** "FROM …" and its WHERE, when the expressions read columns; absent for parameters. */
+  from?: string;
+}
+
 /**
- * Writes the episode's starting row and returns its id: a new row, or `into` — a row created
- * beforehand (a run's claim), which must be an emulated, RUNNING trajectory without steps.
- * Either way its content hash ends as "emulated:<id>".
+ * The one INSERT of a starting trajectory row (EMULATED, RUNNING, no steps, content hash
+ * "emulated:pending:<id>"): a run's claim embeds it in its statement, writeStartingTrajectory
+ * runs it with parameters. The engine then fills the row (writeStartingTrajectory).
+ */
+export function startingTrajectoryInsert(v: StartingTrajectorySql): string {
+  return `INSERT INTO "Trajectory" (id, "caseId", origin, status, "agentModel", "emulatorModel", "emulatorMode", "agentVariant", "stepCount", "contentHash", raw,
+                          "agentEndpointId", "emulatorEndpointId", "evaluatorEndpointId", "runId", "startedAt", "createdAt")
+       SELECT ${v.id}, ${v.caseId}, 'EMULATED', 'RUNNING', ${v.agentModel}, ${v.emulatorModel}, ${v.emulatorMode}, ${v.agentVariant}, 0, 'emulated:pending:' || ${v.id}, '{}'::jsonb,
+              ${v.agentEndpointId}, ${v.emulatorEndpointId}, ${v.evaluatorEndpointId}, ${v.runId}, ${NOW_UTC}, ${NOW_UTC}${v.from ? `\n       ${v.from}` : ""}`;
+}
+
+/** A new trajectory id, in the claim's form ("t" + 32 hex digits). */
+export const newTrajectoryId = () => `t${randomUUID().replace(/-/g, "")}`;
+
+/**
+ * Writes the episode's starting row and returns its id: inserts it (startingTrajectoryInsert), or
+ * takes `into` — a row a run's claim inserted, which must be an emulated, RUNNING trajectory
+ * without steps — and fills it: models, endpoints, settings, content hash "emulated:<id>".
  */
 export async function writeStartingTrajectory(db: Db, start: StartingTrajectory, into?: string | null): Promise<string> {
-  const columns = { ...start, origin: "EMULATED" as const, status: "RUNNING" as const, stepCount: 0, raw: {}, startedAt: new Date() };
+  let runId = start.runId;
   if (into) {
     const existing = await db.trajectory.findUnique({ where: { id: into }, select: { origin: true, status: true, runId: true, _count: { select: { steps: true } } } });
     if (!existing) throw new Error(`Trajectory ${into} does not exist.`);
     if (existing.origin !== "EMULATED" || existing.status !== "RUNNING" || existing._count.steps > 0) {
       throw new Error(`Trajectory ${into} cannot be played into: it must be an emulated, RUNNING trajectory without steps.`);
     }
-    await db.trajectory.update({ where: { id: into }, data: { ...columns, contentHash: `emulated:${into}`, runId: start.runId ?? existing.runId } });
-    return into;
+    runId ??= existing.runId;
+  } else {
+    into = newTrajectoryId();
+    const params = { id: "$1", caseId: "$2", agentModel: "$3", emulatorModel: "$4", emulatorMode: `$5::"EmulatorMode"`, agentVariant: "$6", agentEndpointId: "$7", emulatorEndpointId: "$8", evaluatorEndpointId: "$9", runId: "$10" };
+    await db.$executeRawUnsafe(startingTrajectoryInsert(params), into, start.caseId, start.agentModel, start.emulatorModel, start.emulatorMode, start.agentVariant, start.agentEndpointId, start.emulatorEndpointId, start.evaluatorEndpointId, start.runId);
   }
-  const created = await db.trajectory.create({ data: { ...columns, contentHash: `emulated:pending:${crypto.randomUUID()}` }, select: { id: true } });
-  await db.trajectory.update({ where: { id: created.id }, data: { contentHash: `emulated:${created.id}` } });
-  return created.id;
+  const columns = { ...start, runId, origin: "EMULATED" as const, status: "RUNNING" as const, stepCount: 0, raw: {}, startedAt: new Date() };
+  await db.trajectory.update({ where: { id: into }, data: { ...columns, contentHash: `emulated:${into}` } });
+  return into;
 }
 
 export function usageColumns(u: Usage) {

@@ -2,9 +2,9 @@
 // attempt. The RESUME POLICY of ./episode-job.ts starts here: the claim that begins an attempt
 // deletes the previous attempt's partial trajectory in the same statement.
 import "server-only";
-import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { NOW_UTC } from "@/lib/llm/endpoint-limiter";
+import { newTrajectoryId, startingTrajectoryInsert } from "@/lib/engine/trajectory-store";
 import type { ClaimedEpisode } from "./episode-job";
 import type { EvaluationUnitSpec } from "./evaluation/unit";
 import type { StoredEvaluationSettings } from "./evaluation/schemas";
@@ -36,6 +36,22 @@ type ClaimRow = {
   runStatus: string;
 };
 
+/** The attempt's trajectory row (the engine's one starting-row INSERT), for an episode, not for an evaluation unit. */
+const STARTING_TRAJECTORY = startingTrajectoryInsert({
+  id: "$2",
+  caseId: `ep."caseId"`,
+  agentModel: "am.model",
+  emulatorModel: "em.model",
+  emulatorMode: "ep.mode",
+  agentVariant: "ep.variant",
+  agentEndpointId: `ep."agentEndpointId"`,
+  emulatorEndpointId: `run."emulatorEndpointId"`,
+  evaluatorEndpointId: `run."evaluatorEndpointId"`,
+  runId: `ep."runId"`,
+  from: `FROM ep JOIN run ON true JOIN "ModelEndpoint" am ON am.id = ep."agentEndpointId" JOIN "ModelEndpoint" em ON em.id = run."emulatorEndpointId"
+       WHERE ep."sourceTrajectoryId" IS NULL`,
+});
+
 /**
  * Takes a QUEUED episode of a QUEUED or RUNNING run for this worker, in one statement (one round
  * trip, no interactive transaction): locks the episode (FOR UPDATE) and the run (FOR SHARE: a
@@ -49,7 +65,6 @@ type ClaimRow = {
  * (reclaimLost) and queues a fresh job.
  */
 export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions): Promise<ClaimResult | null> {
-  const newTrajectoryId = `t${randomUUID().replace(/-/g, "")}`;
   const rows = await db.$queryRawUnsafe<ClaimRow[]>(
     `WITH ep AS (
        SELECT id, "runId", "caseId", "agentEndpointId", variant, mode, attempts, "trajectoryId", "sourceTrajectoryId", "evalKind"
@@ -58,12 +73,7 @@ export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions
        SELECT r.id, r.status::text AS status, r.seed, r."emulatorEndpointId", r."evaluatorEndpointId", r."promptVersions", r.evaluation
        FROM "Run" r JOIN ep ON r.id = ep."runId" WHERE r.status IN ('QUEUED', 'RUNNING') FOR SHARE OF r
      ), traj AS (
-       INSERT INTO "Trajectory" (id, "caseId", origin, status, "agentModel", "emulatorModel", "emulatorMode", "agentVariant", "stepCount", "contentHash", raw,
-                                 "agentEndpointId", "emulatorEndpointId", "evaluatorEndpointId", "runId", "startedAt", "createdAt")
-       SELECT $2, ep."caseId", 'EMULATED', 'RUNNING', am.model, em.model, ep.mode, ep.variant, 0, 'emulated:pending:' || $2, '{}'::jsonb,
-              ep."agentEndpointId", run."emulatorEndpointId", run."evaluatorEndpointId", ep."runId", ${NOW_UTC}, ${NOW_UTC}
-       FROM ep JOIN run ON true JOIN "ModelEndpoint" am ON am.id = ep."agentEndpointId" JOIN "ModelEndpoint" em ON em.id = run."emulatorEndpointId"
-       WHERE ep."sourceTrajectoryId" IS NULL
+       ${STARTING_TRAJECTORY}
        RETURNING id
      ), upd AS (
        UPDATE "RunEpisode" e SET status = 'RUNNING', attempts = e.attempts + 1, "workerId" = $3, "jobId" = $4, "trajectoryId" = traj.id,
@@ -90,7 +100,7 @@ export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions
             run."emulatorEndpointId", run."evaluatorEndpointId", run.seed, run."promptVersions", run.evaluation, run.status AS "runStatus"
      FROM upd JOIN run ON run.id = upd."runId"`,
     runEpisodeId,
-    newTrajectoryId,
+    newTrajectoryId(),
     o.workerId,
     o.jobId,
     o.leaseMs,
