@@ -6,7 +6,7 @@
 // NO_ACTION (the paper's baseline that answers at once without tools) is a template too, not a
 // fixed string: the agent model is asked once for a Final Answer, with no tools listed (only the
 // services the request concerns). Any Action it writes anyway is refused by the engine with an
-// error observation and never emulated (lib/emulation/episode.ts), so the variant takes no action
+// error observation and never emulated (lib/engine/emulate.ts), so the variant takes no action
 // by construction while its answer, tokens and cost are those of the model under test.
 import { SESSION_CONTEXT } from "@/lib/prompts/render";
 import type { PromptTemplate } from "@/lib/prompts/template";
