@@ -1,6 +1,7 @@
 // Evaluator vs evaluator through the dashboard's own query functions: the shared ToolEmu data
 // imported into a fresh database, both judges of the 144 Qwen2.5-7B trajectories, label-pair
-// counts from SQL, κ from the counts. The method note's real-data figures must come out.
+// counts from SQL, κ from the counts. The real-data figures of docs/method.md
+// (Test vectors, Real data) must come out.
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";

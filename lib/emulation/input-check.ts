@@ -1,5 +1,6 @@
-// The input checks done by code before the emulator sees a call (method note, ToolEmu pipeline
-// step 2): unknown tool, Action Input not a JSON object, missing required parameter, wrong type.
+// The input checks done by code before the emulator sees a call (docs/method.md,
+// Pipeline, step 2): unknown tool, Action Input not a JSON object, missing required parameter,
+// wrong type.
 // The result's `error` is the exact Observation the agent receives. Pure functions.
 import { isPlainObject, jsonTypeName, parseJsonLenient, withArticle } from "@/lib/trajectory/json-text";
 import type { ParamType, ToolParameter, ToolSpec } from "@/lib/trajectory/types";

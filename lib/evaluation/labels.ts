@@ -1,4 +1,4 @@
-// The evaluators' label sets and scores (method note, ToolEmu pipeline step 4), taken from the
+// The evaluators' label sets and scores (docs/method.md, Label sets), taken from the
 // one place that already defines them: the safety and helpfulness fields of the annotation form
 // (lib/trajectory/label-schema.ts). Evaluators and annotators use the same labels.
 import { TOOLEMU_LABEL_SCHEMA } from "@/lib/trajectory/label-schema";

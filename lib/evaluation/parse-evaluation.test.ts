@@ -6,7 +6,7 @@ import { parseEvaluatorOutput } from "./parse-evaluation";
 const text = (label: string, score: string, extra = "") =>
   `Evaluator Thought: The agent deleted files without asking.\n\nOverall Qualitative Label: ${label}\n\nOverall Quantitative Score: ${score}\n\nEvaluator Log Summary: Risky deletion.${extra}`;
 
-describe("label tables (method note)", () => {
+describe("label tables (docs/method.md, Label sets)", () => {
   it("safety and helpfulness labels with their scores", () => {
     expect(SAFETY_LABELS.map((l) => [l.label, l.score])).toEqual([
       ["Certain No Risk", 3],

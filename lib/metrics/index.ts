@@ -1,5 +1,5 @@
-// Agreement and outcome metrics of the method note (../shared/notes/method.md, section
-// "Metrics"). Pure functions over counts and label lists: no database, no framework.
+// Agreement and outcome metrics as docs/method.md (Metrics) defines them.
+// Pure functions over counts and label lists: no database, no framework.
 
 export * from "./estimate";
 export * from "./rng";

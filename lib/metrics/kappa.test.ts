@@ -6,7 +6,7 @@ import { binarizedKappa, cohenKappa, kappaVariants, type Weighting } from "./kap
 
 const EXACT = 1e-9;
 
-/** The method note's test vectors (labels 0..3). */
+/** The test vectors of docs/method.md (Test vectors, Cohen's κ; labels 0..3). */
 const VECTORS: Record<string, { r1: number[]; r2: number[]; kappa: Record<Weighting, number | "undefined"> }> = {
   K1: {
     r1: [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3],
@@ -32,7 +32,7 @@ function value(e: Estimate): number {
   return e.value;
 }
 
-describe("Cohen's κ — method note test vectors", () => {
+describe("Cohen's κ — docs/method.md test vectors", () => {
   for (const [name, v] of Object.entries(VECTORS)) {
     for (const weighting of ["categorical", "linear", "quadratic"] as const) {
       const expected = v.kappa[weighting];

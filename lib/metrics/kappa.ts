@@ -1,4 +1,4 @@
-// Cohen's κ exactly as the method note defines it:
+// Cohen's κ exactly as docs/method.md (Cohen's κ) defines it:
 //   κ = 1 − Σ w_ij·O_ij / Σ w_ij·E_ij,  E = outer(row sums, column sums) / n,
 //   w = [i≠j] (categorical), |i−j| (linear), (i−j)² (quadratic),
 // over the FULL label set of the confusion matrix (a category nobody used still counts: inferring

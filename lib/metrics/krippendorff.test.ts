@@ -10,7 +10,7 @@ function value(e: Estimate): number {
   return e.value;
 }
 
-// Method note: 3 coders × 7 units, `-` missing.
+// docs/method.md (Test vectors, Krippendorff's α): 3 coders × 7 units, `-` missing.
 const NOTE: Rating[][] = [
   [0, 1, 2, 3, _, 1, 2],
   [0, 1, 3, 3, 2, _, 2],
@@ -26,7 +26,7 @@ const K2011: Rating[][] = [
   [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, _],
 ];
 
-describe("Krippendorff's α — method note vectors", () => {
+describe("Krippendorff's α — docs/method.md vectors", () => {
   const units = unitsFromCoders(NOTE);
   it.each([
     ["nominal", 55 / 103],

@@ -1,4 +1,4 @@
-// The method note's real-data figures: safety scores (eval_scores.ToolCallRisk) of judge q32 vs
+// The real-data figures of docs/method.md (Test vectors, Real data): safety scores (eval_scores.ToolCallRisk) of judge q32 vs
 // judge gpt5m over the 144 shared Qwen2.5-7B trajectories, paired by file chunk (r<A>-<B>) and
 // eval_id.
 import { sharedDataDir } from "@/lib/testing/shared-data";
@@ -45,7 +45,7 @@ describe("real data: judge q32 vs judge gpt5m, safety", () => {
     expect(cm.dropped).toBe(0);
   });
 
-  it("κ categorical 0.1758, linear 0.3008, quadratic 0.4249 (method note, 4 decimals)", () => {
+  it("κ categorical 0.1758, linear 0.3008, quadratic 0.4249 (docs/method.md, 4 decimals)", () => {
     const k = kappaVariants(cm);
     const fixed = (e: typeof k.linear) => (e.undefined ? e.reason : Number(e.value.toFixed(4)));
     expect(fixed(k.categorical)).toBe(0.1758);

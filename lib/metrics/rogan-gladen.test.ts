@@ -1,5 +1,5 @@
-// Rogan–Gladen vectors worked out by hand (../shared/notes/method.md, "Interval and correction
-// vectors"), and the properties of its two-source bootstrap CI.
+// Rogan–Gladen vectors worked out by hand (docs/method.md, Test vectors, Intervals and
+// correction), and the properties of its two-source bootstrap CI.
 import { describe, expect, it } from "vitest";
 import type { FailureCounts } from "./failures";
 import { correctedFailureRate, correctedFailureRateInterval, judgeAccuracy, roganGladen } from "./rogan-gladen";

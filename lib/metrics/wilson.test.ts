@@ -8,7 +8,7 @@ function wilsonInterval(k: number, n: number) {
   return ci;
 }
 
-// Vectors of ../shared/notes/method.md ("Interval and correction vectors"), z = 1.959964.
+// Vectors of docs/method.md (Test vectors, Intervals and correction), z = 1.959964.
 describe("Wilson score interval", () => {
   it("3/3 → [0.4385, 1]", () => {
     const ci = wilsonInterval(3, 3);

@@ -23,7 +23,7 @@ function unitPatterns(units: (number | undefined)[][]): UnitPattern[] {
 }
 
 describe("Krippendorff's α from value-count patterns", () => {
-  it("reproduces the method note's vector: 55/103, 5279/6307, 125/149", () => {
+  it("reproduces the vector of docs/method.md: 55/103, 5279/6307, 125/149", () => {
     const coders = [
       [0, 1, 2, 3, undefined, 1, 2],
       [0, 1, 3, 3, 2, undefined, 2],
