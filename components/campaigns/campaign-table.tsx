@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { formatDate } from "@/components/toolemu/format";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { CampaignStatusBadge } from "./status-badge";
 import { MiniBar } from "./mini-bar";
 import { fmtInt } from "@/components/ui/format";
@@ -17,40 +18,24 @@ export interface CampaignListRow {
   createdAt: Date | string;
 }
 
+const COLUMNS: Column<CampaignListRow>[] = [
+  { key: "campaign", header: "Campaign", className: "max-w-sm", cell: (c) => <Link href={`/campaigns/${c.id}`} className="font-medium text-indigo-700 hover:underline">{c.name}</Link> },
+  { key: "status", header: "Status", cell: (c) => <CampaignStatusBadge locked={c.locked} /> },
+  { key: "items", header: "Items", align: "right", cell: (c) => fmtInt(c.items) },
+  { key: "k", header: <abbr title="Annotators per trajectory" className="no-underline">k</abbr>, headerTitle: "Annotators per trajectory", headerClassName: "normal-case", align: "right", cell: (c) => c.k },
+  { key: "annotators", header: "Annotators", align: "right", cell: (c) => fmtInt(c.annotators) },
+  { key: "labels", header: "Labels submitted / needed", cell: (c) => <MiniBar done={c.labels} total={c.needed} label={`Labels of ${c.name}: ${c.labels} of ${c.needed}`} testId="campaign-labels" /> },
+  {
+    key: "created", header: "Created", className: "whitespace-nowrap text-xs text-slate-600",
+    cell: (c) => (
+      <>
+        <div className="text-slate-800">{c.createdBy}</div>
+        <div className="tabular-nums text-slate-500">{formatDate(c.createdAt)}</div>
+      </>
+    ),
+  },
+];
+
 export function CampaignTable({ rows }: { rows: CampaignListRow[] }) {
-  return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-      <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="campaign-table">
-        <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-          <tr>
-            <th scope="col" className="px-4 py-2">Campaign</th>
-            <th scope="col" className="px-4 py-2">Status</th>
-            <th scope="col" className="px-4 py-2 text-right">Items</th>
-            <th scope="col" className="px-4 py-2 text-right normal-case" title="Annotators per trajectory"><abbr title="Annotators per trajectory" className="no-underline">k</abbr></th>
-            <th scope="col" className="px-4 py-2 text-right">Annotators</th>
-            <th scope="col" className="px-4 py-2">Labels submitted / needed</th>
-            <th scope="col" className="px-4 py-2">Created</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {rows.map((c) => (
-            <tr key={c.id} className="align-middle hover:bg-slate-50" data-testid="campaign-row" data-campaign-id={c.id}>
-              <td className="max-w-sm px-4 py-3">
-                <Link href={`/campaigns/${c.id}`} className="font-medium text-indigo-700 hover:underline">{c.name}</Link>
-              </td>
-              <td className="px-4 py-3"><CampaignStatusBadge locked={c.locked} /></td>
-              <td className="px-4 py-3 text-right tabular-nums">{fmtInt(c.items)}</td>
-              <td className="px-4 py-3 text-right tabular-nums">{c.k}</td>
-              <td className="px-4 py-3 text-right tabular-nums">{fmtInt(c.annotators)}</td>
-              <td className="px-4 py-3"><MiniBar done={c.labels} total={c.needed} label={`Labels of ${c.name}: ${c.labels} of ${c.needed}`} testId="campaign-labels" /></td>
-              <td className="whitespace-nowrap px-4 py-3 text-xs text-slate-600">
-                <div className="text-slate-800">{c.createdBy}</div>
-                <div className="tabular-nums text-slate-500">{formatDate(c.createdAt)}</div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+  return <DataTable testId="campaign-table" rows={rows} columns={COLUMNS} rowKey={(c) => c.id} pad="px-4 py-3" rowClassName="align-middle hover:bg-slate-50" rowProps={(c) => ({ "data-testid": "campaign-row", "data-campaign-id": c.id })} />;
 }

@@ -4,11 +4,12 @@
 // from lib/dashboards/agents.ts (loadAgentsPanel) as plain data. With `correction` (a validation
 // campaign measured the evaluator), a column beside the failure rate shows it corrected for the
 // evaluator's sensitivity and specificity.
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import type { AgentIntervals, AgentSummary } from "@/lib/metrics";
 import type { CorrectedRate, CorrectedRateInterval } from "@/lib/metrics/rogan-gladen";
 import { MODE_NAMES, type EmulatorModeValue } from "@/lib/dashboards/filters";
 import { fmtInt } from "@/components/ui/format";
+import { DataTable, nextSort, type Column } from "@/components/ui/data-table";
 import { Estimate } from "./estimate";
 
 export interface LeaderboardRow {
@@ -61,7 +62,7 @@ function compare(a: LeaderboardRow, b: LeaderboardRow, key: SortKey, dir: Dir): 
   return (dir === "asc" ? c : -c) || (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : a.mode < b.mode ? 1 : -1);
 }
 
-interface Column {
+interface LeaderColumn {
   key: SortKey;
   label: string;
   hint?: string;
@@ -70,7 +71,7 @@ interface Column {
   sub?: string;
 }
 
-const COLUMNS: Column[] = [
+const COLUMNS: LeaderColumn[] = [
   { key: "agent", label: "Agent model", firstDir: "asc" },
   { key: "mode", label: "Emulator", firstDir: "asc" },
   { key: "meanSafety", label: "Mean safety", hint: "0–3, higher is safer", firstDir: "desc" },
@@ -86,7 +87,7 @@ const CLIP_NOTE = {
 
 export function AgentLeaderboard({ rows, correction }: { rows: LeaderboardRow[]; correction?: CorrectionHeader }) {
   const [sort, setSort] = useState<{ key: SortKey; dir: Dir }>({ key: "meanSafety", dir: "desc" });
-  const columns: Column[] = correction
+  const columns: LeaderColumn[] = correction
     ? COLUMNS.flatMap((c) =>
         c.key === "failureRate"
           ? [c, { key: "corrected", label: "Corrected for judge error", hint: `Rogan–Gladen, validation campaign ${correction.campaign}`, sub: correction.accuracy, firstDir: "asc" }]
@@ -94,71 +95,59 @@ export function AgentLeaderboard({ rows, correction }: { rows: LeaderboardRow[];
       )
     : COLUMNS;
   const sorted = [...rows].sort((a, b) => compare(a, b, sort.key, sort.dir));
-  const th = "px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600";
-  const td = "px-3 py-2 align-top";
+  const td = "align-top";
+  const cells: Record<SortKey, (r: LeaderboardRow) => ReactNode> = {
+    agent: (r) => <span title={r.agent}>{r.agentLabel}</span>,
+    mode: (r) => MODE_NAMES[r.mode],
+    meanSafety: (r) => <Estimate value={r.summary.meanSafety} ci={r.intervals.meanSafety} n={r.nSafety} digits={3} layout="stacked" />,
+    meanHelpfulness: (r) => <Estimate value={r.summary.meanHelpfulness} ci={r.intervals.meanHelpfulness} n={r.nHelpfulness} digits={3} layout="stacked" />,
+    failureRate: (r) => (
+      <>
+        <Estimate value={r.summary.failureRate} ci={r.intervals.failureRate} format="percent" layout="stacked" />
+        <span className="text-xs text-slate-500">{fmtInt(r.failures)} of {fmtInt(r.nSafety)}</span>
+      </>
+    ),
+    corrected: (r) =>
+      r.corrected ? (
+        <div data-testid="corrected-cell">
+          <Estimate value={r.corrected.rate} ci={r.corrected.interval} format="percent" layout="stacked" testId="corrected-value" />
+          {r.corrected.rate.clipped && (
+            <span className="text-xs text-amber-700" title={CLIP_NOTE[r.corrected.rate.clipped]}>clipped at {r.corrected.rate.clipped === "low" ? "0" : "1"}</span>
+          )}
+          {!r.corrected.rate.undefined && !r.corrected.interval.undefined && r.corrected.interval.skipped > 0 && (
+            <span className="text-xs text-slate-500" title="Resamples where Se* or Sp* was undefined, or Se* + Sp* ≤ 1, are left out of the interval">
+              {fmtInt(r.corrected.interval.skipped)} of {fmtInt(r.corrected.interval.resamples)} resamples skipped
+            </span>
+          )}
+        </div>
+      ) : (
+        <span className="text-xs text-slate-500" data-testid="corrected-cell">—</span>
+      ),
+    n: (r) => <span className="tabular-nums">{fmtInt(r.trajectories)}</span>,
+  };
+  const table: Column<LeaderboardRow>[] = [
+    { key: "rank", header: "#", className: `${td} tabular-nums text-slate-500`, cell: (_r, i) => i + 1 },
+    ...columns.map((c): Column<LeaderboardRow> => {
+      const active = sort.key === c.key;
+      return {
+        key: c.key,
+        header: c.label,
+        rowHeader: c.key === "agent",
+        className: c.key === "agent" ? `${td} font-medium text-slate-900` : td,
+        sort: {
+          active: active ? (sort.dir === "asc" ? "ascending" : "descending") : undefined,
+          onClick: () => setSort(nextSort(sort, c.key, c.firstDir)),
+          testId: `sort-${c.key}`,
+          title: c.hint ? `Sort by ${c.label.toLowerCase()} (${c.hint})` : `Sort by ${c.label.toLowerCase()}`,
+        },
+        sub: c.sub && <span className="mt-0.5 block text-[11px] font-normal normal-case tracking-normal text-slate-500" data-testid="corrected-accuracy">{c.sub}</span>,
+        cell: cells[c.key],
+      };
+    }),
+  ];
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-      <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="agent-leaderboard">
-        <caption className="sr-only">Agent leaderboard, sorted by {columns.find((c) => c.key === sort.key)?.label} ({sort.dir === "asc" ? "ascending" : "descending"})</caption>
-        <thead className="bg-slate-50">
-          <tr>
-            <th scope="col" className={th}>#</th>
-            {columns.map((c) => {
-              const active = sort.key === c.key;
-              return (
-                <th key={c.key} scope="col" className={th} aria-sort={active ? (sort.dir === "asc" ? "ascending" : "descending") : "none"}>
-                  <button
-                    type="button"
-                    className="inline-flex items-center gap-1 uppercase hover:text-slate-900"
-                    onClick={() => setSort(active ? { key: c.key, dir: sort.dir === "asc" ? "desc" : "asc" } : { key: c.key, dir: c.firstDir })}
-                    data-testid={`sort-${c.key}`}
-                    title={c.hint ? `Sort by ${c.label.toLowerCase()} (${c.hint})` : `Sort by ${c.label.toLowerCase()}`}
-                  >
-                    {c.label}
-                    <span aria-hidden="true" className={active ? "text-indigo-600" : "text-slate-300"}>{active ? (sort.dir === "asc" ? "▲" : "▼") : "↕"}</span>
-                  </button>
-                  {c.sub && <span className="mt-0.5 block text-[11px] font-normal normal-case tracking-normal text-slate-500" data-testid="corrected-accuracy">{c.sub}</span>}
-                </th>
-              );
-            })}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {sorted.map((r, i) => (
-            <tr key={`${r.agent}|${r.mode}`} data-testid="agent-row">
-              <td className={`${td} tabular-nums text-slate-500`}>{i + 1}</td>
-              <th scope="row" className={`${td} text-left font-medium text-slate-900`} title={r.agent}>{r.agentLabel}</th>
-              <td className={td}>{MODE_NAMES[r.mode]}</td>
-              <td className={td}><Estimate value={r.summary.meanSafety} ci={r.intervals.meanSafety} n={r.nSafety} digits={3} layout="stacked" /></td>
-              <td className={td}><Estimate value={r.summary.meanHelpfulness} ci={r.intervals.meanHelpfulness} n={r.nHelpfulness} digits={3} layout="stacked" /></td>
-              <td className={td}>
-                <Estimate value={r.summary.failureRate} ci={r.intervals.failureRate} format="percent" layout="stacked" />
-                <span className="text-xs text-slate-500">{fmtInt(r.failures)} of {fmtInt(r.nSafety)}</span>
-              </td>
-              {correction && (
-                <td className={td} data-testid="corrected-cell">
-                  {r.corrected ? (
-                    <>
-                      <Estimate value={r.corrected.rate} ci={r.corrected.interval} format="percent" layout="stacked" testId="corrected-value" />
-                      {r.corrected.rate.clipped && (
-                        <span className="text-xs text-amber-700" title={CLIP_NOTE[r.corrected.rate.clipped]}>clipped at {r.corrected.rate.clipped === "low" ? "0" : "1"}</span>
-                      )}
-                      {!r.corrected.rate.undefined && !r.corrected.interval.undefined && r.corrected.interval.skipped > 0 && (
-                        <span className="text-xs text-slate-500" title="Resamples where Se* or Sp* was undefined, or Se* + Sp* ≤ 1, are left out of the interval">
-                          {fmtInt(r.corrected.interval.skipped)} of {fmtInt(r.corrected.interval.resamples)} resamples skipped
-                        </span>
-                      )}
-                    </>
-                  ) : (
-                    <span className="text-xs text-slate-500">—</span>
-                  )}
-                </td>
-              )}
-              <td className={`${td} tabular-nums`}>{fmtInt(r.trajectories)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable testId="agent-leaderboard" rows={sorted} columns={table} rowKey={(r) => `${r.agent}|${r.mode}`} rowProps={() => ({ "data-testid": "agent-row" })} rowClassName=""
+      pad="px-3 py-2" headerPad="px-3 py-2" headClassName="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-600"
+      caption={`Agent leaderboard, sorted by ${columns.find((c) => c.key === sort.key)?.label} (${sort.dir === "asc" ? "ascending" : "descending"})`} />
   );
 }

@@ -4,6 +4,7 @@
 //
 //   <CsvLink panel="evaluators" filter={filter} />
 //   <CsvLink panel="agreement" filter={filter} label="Download κ table (CSV)" />
+import { DownloadLink } from "@/components/ui/panel";
 import { dashboardFilterToSearchParams, type DashboardFilter } from "@/lib/dashboards/filters";
 
 export function csvHref(panel: string, filter: Partial<DashboardFilter>): string {
@@ -15,12 +16,5 @@ export function csvHref(panel: string, filter: Partial<DashboardFilter>): string
 }
 
 export function CsvLink({ panel, filter, label = "Download CSV", disabled = false }: { panel: string; filter: Partial<DashboardFilter>; label?: string; disabled?: boolean }) {
-  const cls = "inline-flex items-center gap-1.5 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50";
-  if (disabled) return <span className="text-sm text-slate-400">No numbers to download</span>;
-  return (
-    <a href={csvHref(panel, filter)} download className={cls} data-testid={`csv-${panel}`} title="The numbers behind this panel, for the current filter">
-      <span aria-hidden="true">⤓</span>
-      {label}
-    </a>
-  );
+  return <DownloadLink href={csvHref(panel, filter)} label={label} disabled={disabled} testId={`csv-${panel}`} title="The numbers behind this panel, for the current filter" />;
 }

@@ -1,5 +1,5 @@
-// "How is this computed": a collapsible note under each panel (a native <details>, so it works
-// without JavaScript and with the keyboard). Server or client.
+// "How is this computed" for the dashboards: the kit's Disclosure (components/ui/panel.tsx) filled
+// with the dashboards' standard paragraphs (formula, counts, ties, intervals, seed). Server or client.
 //
 //   <HowComputed
 //     formula={<>κ = 1 − Σ w·O / Σ w·E …</>}
@@ -15,6 +15,7 @@
 // seed), title, children (extra paragraphs), defaultOpen.
 import type { ReactNode } from "react";
 import { SMALL_N, fmtInt } from "@/components/ui/format";
+import { Disclosure } from "@/components/ui/panel";
 import { TIE_POLICY_NAMES, type TiePolicy } from "@/lib/metrics/ground-truth";
 
 export interface HowComputedProps {
@@ -45,56 +46,50 @@ const TIE_TEXT: Record<TiePolicy, (seed: number | undefined) => ReactNode> = {
 
 export function HowComputed({ formula, counts, seed, resamples = 1000, tieBreak = false, intervals = "bootstrap", ties, title = "How is this computed", defaultOpen, children }: HowComputedProps) {
   return (
-    <details className="group mt-4 rounded-lg border border-slate-200 bg-slate-50 text-sm text-slate-700" open={defaultOpen} data-testid="how-computed">
-      <summary className="cursor-pointer select-none list-none rounded-lg px-4 py-2 font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-600">
-        <span aria-hidden="true" className="mr-2 inline-block transition-transform group-open:rotate-90">▸</span>
-        {title}
-      </summary>
-      <div className="space-y-2 px-4 pb-4 pt-1 leading-relaxed">
-        {formula && (
-          <div>
-            <span className="font-medium text-slate-900">Formula. </span>
-            {formula}
-          </div>
-        )}
-        {counts && (
-          <div>
-            <span className="font-medium text-slate-900">What counts. </span>
-            {counts}
-          </div>
-        )}
-        {ties && (
-          <div data-testid="how-ties">
-            <span className="font-medium text-slate-900">Ground truth and ties ({TIE_POLICY_NAMES[ties].toLowerCase()}). </span>
-            Per item: the adjudicated label if a PI adjudicated it, else the strict majority of the annotators&apos; labels. Items whose labels
-            tie for the most votes, with no adjudication, are {TIE_TEXT[ties](seed)} With an even number of annotators per item every
-            even split is a tie.
-          </div>
-        )}
-        {(intervals === "wilson" || intervals === "both") && (
-          <div>
-            <span className="font-medium text-slate-900">Uncertainty{intervals === "both" ? " of shares" : ""}. </span>
-            95% Wilson score intervals: exact, no seed, and honest at small n (3 of 3 reads [43.85%, 100%], not a zero-width interval).
-          </div>
-        )}
-        {seed !== undefined && intervals !== "wilson" && (
-          <div>
-            <span className="font-medium text-slate-900">Uncertainty{intervals === "both" ? " of κ, α and means" : ""}. </span>
-            95% percentile bootstrap intervals over items, {fmtInt(resamples)} resamples, seed{" "}
-            <code className="rounded bg-white px-1 font-mono text-xs ring-1 ring-slate-200" data-testid="seed">{seed}</code>
-            {tieBreak && !ties ? "; majority-vote ties are broken at random with the same seed" : ""}. Change the seed in the URL
-            (<code className="font-mono text-xs">?seed=…</code>) to check that a figure does not hinge on it. Below {SMALL_N} items a κ or α
-            shows two decimals and a &ldquo;small n&rdquo; badge; an interval whose resamples all agree is not shown (it would have zero width).
-          </div>
-        )}
-        {seed !== undefined && intervals === "wilson" && ties && ties !== "exclude" && (
-          <div>
-            <span className="font-medium text-slate-900">Seed. </span>
-            <code className="rounded bg-white px-1 font-mono text-xs ring-1 ring-slate-200" data-testid="seed">{seed}</code> (the tie-break draw).
-          </div>
-        )}
-        {children}
-      </div>
-    </details>
+    <Disclosure title={title} defaultOpen={defaultOpen}>
+      {formula && (
+        <div>
+          <span className="font-medium text-slate-900">Formula. </span>
+          {formula}
+        </div>
+      )}
+      {counts && (
+        <div>
+          <span className="font-medium text-slate-900">What counts. </span>
+          {counts}
+        </div>
+      )}
+      {ties && (
+        <div data-testid="how-ties">
+          <span className="font-medium text-slate-900">Ground truth and ties ({TIE_POLICY_NAMES[ties].toLowerCase()}). </span>
+          Per item: the adjudicated label if a PI adjudicated it, else the strict majority of the annotators&apos; labels. Items whose labels
+          tie for the most votes, with no adjudication, are {TIE_TEXT[ties](seed)} With an even number of annotators per item every
+          even split is a tie.
+        </div>
+      )}
+      {(intervals === "wilson" || intervals === "both") && (
+        <div>
+          <span className="font-medium text-slate-900">Uncertainty{intervals === "both" ? " of shares" : ""}. </span>
+          95% Wilson score intervals: exact, no seed, and honest at small n (3 of 3 reads [43.85%, 100%], not a zero-width interval).
+        </div>
+      )}
+      {seed !== undefined && intervals !== "wilson" && (
+        <div>
+          <span className="font-medium text-slate-900">Uncertainty{intervals === "both" ? " of κ, α and means" : ""}. </span>
+          95% percentile bootstrap intervals over items, {fmtInt(resamples)} resamples, seed{" "}
+          <code className="rounded bg-white px-1 font-mono text-xs ring-1 ring-slate-200" data-testid="seed">{seed}</code>
+          {tieBreak && !ties ? "; majority-vote ties are broken at random with the same seed" : ""}. Change the seed in the URL
+          (<code className="font-mono text-xs">?seed=…</code>) to check that a figure does not hinge on it. Below {SMALL_N} items a κ or α
+          shows two decimals and a &ldquo;small n&rdquo; badge; an interval whose resamples all agree is not shown (it would have zero width).
+        </div>
+      )}
+      {seed !== undefined && intervals === "wilson" && ties && ties !== "exclude" && (
+        <div>
+          <span className="font-medium text-slate-900">Seed. </span>
+          <code className="rounded bg-white px-1 font-mono text-xs ring-1 ring-slate-200" data-testid="seed">{seed}</code> (the tie-break draw).
+        </div>
+      )}
+      {children}
+    </Disclosure>
   );
 }

@@ -1,68 +1,59 @@
 import Link from "next/link";
 import type { TrajectoryRow } from "@/lib/toolemu/queries/trajectories";
 import { filterQuery, type TrajectoryFilter, type TrajectorySort } from "@/lib/toolemu/filters";
+import { DataTable, type Column, type ColumnSort } from "@/components/ui/data-table";
 import { ScoreList } from "./score-badge";
 import { MODE_LABELS, formatDate, shortModel, truncate } from "./format";
 
 type Dir = "ascending" | "descending";
 
-/** A column header that cycles through its sorts; aria-sort tells which one is active. */
-function SortHeader({ filter, label, sorts, className = "" }: { filter: TrajectoryFilter; label: string; sorts: [TrajectorySort, Dir][]; className?: string }) {
+/** A column's URL sort: it cycles through `sorts`; the active one is marked. */
+function sortOf(filter: TrajectoryFilter, sorts: [TrajectorySort, Dir][]): ColumnSort {
   const idx = sorts.findIndex(([s]) => s === filter.sort);
-  const active = idx >= 0 ? sorts[idx]![1] : undefined;
   const next = sorts[(idx + 1) % sorts.length]![0];
-  return (
-    <th scope="col" aria-sort={active ?? "none"} className={`px-3 py-2 ${className}`}>
-      <Link href={`/trajectories${filterQuery({ ...filter, sort: next, page: 1 })}`} className="inline-flex items-center gap-1 hover:text-slate-900">
-        {label}
-        <span aria-hidden="true" className={active ? "text-indigo-600" : "text-slate-300"}>{active === "descending" ? "▼" : active === "ascending" ? "▲" : "↕"}</span>
-      </Link>
-    </th>
-  );
+  return { active: idx >= 0 ? sorts[idx]![1] : undefined, href: `/trajectories${filterQuery({ ...filter, sort: next, page: 1 })}` };
 }
 
 export function TrajectoryTable({ rows, filter }: { rows: TrajectoryRow[]; filter: TrajectoryFilter }) {
   const carry = filterQuery(filter, { page: false });
   const visible = (scores: TrajectoryRow["scores"]) => (filter.evaluator ? scores.filter((s) => s.evaluatorModel === filter.evaluator) : scores);
+  const columns: Column<TrajectoryRow>[] = [
+    {
+      key: "case", header: "Case", sort: sortOf(filter, [["case", "ascending"]]), className: "max-w-md",
+      cell: (r) => (
+        <>
+          <Link href={`/trajectories/${r.id}${carry}`} className="font-medium text-indigo-700 hover:underline" aria-label={`Trajectory ${r.id} of case ${r.caseName}`}>{r.caseName}</Link>
+          <p className="mt-0.5 text-xs text-slate-600" title={r.instruction}>{truncate(r.instruction, 120)}</p>
+        </>
+      ),
+    },
+    { key: "agent", header: "Agent", className: "whitespace-nowrap", cell: (r) => <span title={r.agentModel}>{shortModel(r.agentModel)}</span> },
+    {
+      key: "emulator", header: "Emulator", className: "whitespace-nowrap",
+      cell: (r) => (
+        <>
+          <span title={r.emulatorModel}>{shortModel(r.emulatorModel)}</span>
+          <span className={`ml-1.5 rounded px-1.5 py-0.5 text-xs ${r.emulatorMode === "ADVERSARIAL" ? "bg-purple-50 text-purple-700" : "bg-slate-100 text-slate-600"}`}>{MODE_LABELS[r.emulatorMode]}</span>
+        </>
+      ),
+    },
+    {
+      key: "status", header: "Status", className: "whitespace-nowrap",
+      cell: (r) => (
+        <>
+          <span className={r.status === "FINISHED" ? "text-slate-700" : "text-amber-700"}>{r.status === "FINISHED" ? "Finished" : "Incomplete"}</span>
+          <span className="text-slate-400"> · </span>
+          <span className="tabular-nums">{r.stepCount}</span> {r.stepCount === 1 ? "step" : "steps"}
+          {r.hasErrors && <span className="ml-1.5 rounded bg-rose-50 px-1.5 py-0.5 text-xs text-rose-700" title="A tool observation reported an error">error</span>}
+        </>
+      ),
+    },
+    { key: "safety", header: "Safety", sort: sortOf(filter, [["safety", "ascending"], ["safety-desc", "descending"]]), cell: (r) => <ScoreList kind="SAFETY" scores={visible(r.scores)} /> },
+    { key: "helpfulness", header: "Helpfulness", sort: sortOf(filter, [["helpfulness", "ascending"], ["helpfulness-desc", "descending"]]), cell: (r) => <ScoreList kind="HELPFULNESS" scores={visible(r.scores)} /> },
+    { key: "imported", header: "Imported", headerClassName: "whitespace-nowrap", sort: sortOf(filter, [["newest", "descending"], ["oldest", "ascending"]]), className: "whitespace-nowrap text-xs text-slate-500 tabular-nums", cell: (r) => formatDate(r.createdAt) },
+  ];
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-      <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="trajectory-table">
-        <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-          <tr>
-            <SortHeader filter={filter} label="Case" sorts={[["case", "ascending"]]} />
-            <th scope="col" className="px-3 py-2">Agent</th>
-            <th scope="col" className="px-3 py-2">Emulator</th>
-            <th scope="col" className="px-3 py-2">Status</th>
-            <SortHeader filter={filter} label="Safety" sorts={[["safety", "ascending"], ["safety-desc", "descending"]]} />
-            <SortHeader filter={filter} label="Helpfulness" sorts={[["helpfulness", "ascending"], ["helpfulness-desc", "descending"]]} />
-            <SortHeader filter={filter} label="Imported" sorts={[["newest", "descending"], ["oldest", "ascending"]]} className="whitespace-nowrap" />
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {rows.map((r) => (
-            <tr key={r.id} data-testid="trajectory-row" data-trajectory-id={r.id} className="align-top hover:bg-slate-50">
-              <td className="max-w-md px-3 py-2.5">
-                <Link href={`/trajectories/${r.id}${carry}`} className="font-medium text-indigo-700 hover:underline" aria-label={`Trajectory ${r.id} of case ${r.caseName}`}>{r.caseName}</Link>
-                <p className="mt-0.5 text-xs text-slate-600" title={r.instruction}>{truncate(r.instruction, 120)}</p>
-              </td>
-              <td className="px-3 py-2.5 whitespace-nowrap" title={r.agentModel}>{shortModel(r.agentModel)}</td>
-              <td className="px-3 py-2.5 whitespace-nowrap">
-                <span title={r.emulatorModel}>{shortModel(r.emulatorModel)}</span>
-                <span className={`ml-1.5 rounded px-1.5 py-0.5 text-xs ${r.emulatorMode === "ADVERSARIAL" ? "bg-purple-50 text-purple-700" : "bg-slate-100 text-slate-600"}`}>{MODE_LABELS[r.emulatorMode]}</span>
-              </td>
-              <td className="px-3 py-2.5 whitespace-nowrap">
-                <span className={r.status === "FINISHED" ? "text-slate-700" : "text-amber-700"}>{r.status === "FINISHED" ? "Finished" : "Incomplete"}</span>
-                <span className="text-slate-400"> · </span>
-                <span className="tabular-nums">{r.stepCount}</span> {r.stepCount === 1 ? "step" : "steps"}
-                {r.hasErrors && <span className="ml-1.5 rounded bg-rose-50 px-1.5 py-0.5 text-xs text-rose-700" title="A tool observation reported an error">error</span>}
-              </td>
-              <td className="px-3 py-2.5"><ScoreList kind="SAFETY" scores={visible(r.scores)} /></td>
-              <td className="px-3 py-2.5"><ScoreList kind="HELPFULNESS" scores={visible(r.scores)} /></td>
-              <td className="px-3 py-2.5 whitespace-nowrap text-xs text-slate-500 tabular-nums">{formatDate(r.createdAt)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable testId="trajectory-table" rows={rows} columns={columns} rowKey={(r) => r.id} pad="px-3 py-2.5" headerPad="px-3 py-2"
+      rowProps={(r) => ({ "data-testid": "trajectory-row", "data-trajectory-id": r.id })} />
   );
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/ui/page-header";
+import { Panel } from "@/components/ui/panel";
 import { shortModel } from "@/components/toolemu/format";
 import { DASHBOARD_TABS, DashboardNav } from "@/components/dashboards/dashboard-nav";
 import { requirePermission } from "@/lib/auth/server";
@@ -45,8 +46,7 @@ export default async function DashboardsPage() {
         description="Can the emulators and evaluators be trusted, and how do the agents fare? Every number carries its n, a 95% bootstrap confidence interval and a note on how it is computed; every panel filters by campaign, agent, emulator mode, toolkit and evaluator, keeps the filter in the URL and downloads its numbers as CSV."
       />
 
-      <section aria-labelledby="data-heading" className="mb-8">
-        <h2 id="data-heading" className="mb-3 text-lg font-semibold text-slate-900">What data there is</h2>
+      <Panel id="data" title="What data there is" className="mb-8">
         <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
           {stats.map((s) => (
             <div key={s.label} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
@@ -79,10 +79,9 @@ export default async function DashboardsPage() {
             </table>
           </div>
         )}
-      </section>
+      </Panel>
 
-      <section aria-labelledby="panels-heading">
-        <h2 id="panels-heading" className="mb-3 text-lg font-semibold text-slate-900">Panels</h2>
+      <Panel id="panels" title="Panels">
         <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
           {panels.map((p) => {
             const needs = NEEDS[p.id];
@@ -107,7 +106,7 @@ export default async function DashboardsPage() {
             );
           })}
         </ul>
-      </section>
+      </Panel>
     </>
   );
 }

@@ -8,6 +8,7 @@ import { ProgressBar } from "@/components/ui/progress-bar";
 import { CampaignStatusBadge } from "@/components/campaigns/status-badge";
 import { LockButton } from "@/components/campaigns/lock-button";
 import { CampaignExportLinks } from "@/components/campaigns/export-links";
+import { PageHeader } from "@/components/ui/page-header";
 import { Guidelines } from "@/components/ui/guidelines";
 import { AnnotatorProgressTable } from "@/components/campaigns/annotator-progress";
 import { CampaignItemTable } from "@/components/campaigns/item-table";
@@ -52,12 +53,11 @@ export default async function CampaignPage({ params, searchParams }: Props) {
   return (
     <>
       <Breadcrumbs items={[{ href: "/campaigns", label: "Campaigns" }, { label: campaign.name }]} />
-      <header className="mb-6 flex flex-wrap items-start justify-between gap-4">
-        <div className="min-w-0">
-          <div className="flex flex-wrap items-center gap-3">
-            <h1 className="text-2xl font-semibold tracking-tight" data-testid="campaign-name">{campaign.name}</h1>
-            <CampaignStatusBadge locked={campaign.locked} />
-          </div>
+      <PageHeader
+        title={campaign.name}
+        titleTestId="campaign-name"
+        badge={<CampaignStatusBadge locked={campaign.locked} />}
+        meta={
           <dl className="mt-2 flex flex-wrap gap-x-5 gap-y-1 text-sm text-slate-600">
             <div><dt className="inline text-slate-500">Items </dt><dd className="inline font-medium text-slate-800 tabular-nums">{fmtInt(totals.items)}</dd></div>
             <div><dt className="inline text-slate-500">k </dt><dd className="inline font-medium text-slate-800">{campaign.k} per item</dd></div>
@@ -68,7 +68,8 @@ export default async function CampaignPage({ params, searchParams }: Props) {
             <div><dt className="inline text-slate-500">Created </dt><dd className="inline tabular-nums text-slate-800">{formatDate(campaign.createdAt)}</dd></div>
             <div><dt className="inline text-slate-500">Form </dt><dd className="inline text-slate-800">v{campaign.schema.version} · {campaign.schema.fields.length} fields</dd></div>
           </dl>
-        </div>
+        }
+      >
         <div className="flex flex-wrap items-start gap-3">
           <CampaignExportLinks campaignId={campaign.id} labels={totals.labelsSubmitted} />
           {can(user.role, "evaluation:create") && (
@@ -78,7 +79,7 @@ export default async function CampaignPage({ params, searchParams }: Props) {
           )}
           <LockButton campaignId={campaign.id} locked={campaign.locked} setLocked={setLockedAction} />
         </div>
-      </header>
+      </PageHeader>
 
       <div className="space-y-8">
         <details className="group rounded-xl border border-slate-200 bg-white shadow-sm" data-testid="guidelines-panel">

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { PageHeader } from "@/components/ui/page-header";
 import { Breadcrumbs } from "@/components/toolemu/breadcrumbs";
 import { Section, TextList } from "@/components/toolemu/text-list";
 import { CaseTrajectoryTable } from "@/components/toolemu/case-trajectory-table";
@@ -24,13 +25,10 @@ export default async function CasePage({ params, searchParams }: Props) {
   return (
     <>
       <Breadcrumbs items={[{ href: "/cases", label: "Cases" }, { label: c.name }]} />
-      <header className="mb-6">
-        <h1 className="text-2xl font-semibold tracking-tight">{c.name}</h1>
-        <p className="mt-1 text-sm text-slate-600">
-          Source {c.source}<span className="mx-2 text-slate-300">·</span>
-          {c.trajectoryCount} {c.trajectoryCount === 1 ? "trajectory" : "trajectories"}
-        </p>
-      </header>
+      <PageHeader
+        title={c.name}
+        description={<>Source {c.source}<span className="mx-2 text-slate-300">·</span>{c.trajectoryCount} {c.trajectoryCount === 1 ? "trajectory" : "trajectories"}</>}
+      />
       <div className="space-y-4">
         <Section id="instruction" title="User instruction">
           <p className="whitespace-pre-wrap break-words text-base text-slate-900" data-testid="user-instruction">{c.userInstruction}</p>

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/page-header";
+import { Panel } from "@/components/ui/panel";
 import { EmptyState, NoDataImported } from "@/components/toolemu/empty-state";
 import { MODE_LABELS, shortModel } from "@/components/toolemu/format";
 import { DashboardNav } from "@/components/dashboards/dashboard-nav";
@@ -109,16 +110,14 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
               <p>{evaluator ? `${evaluatorName} scored none of the trajectories under this filter.` : "No evaluator scored any trajectory under this filter."}</p>
             </EmptyState>
           ) : (
-            <section aria-labelledby="leaderboard-heading" className="space-y-6">
-              <div>
-                <h2 id="leaderboard-heading" className="text-lg font-semibold text-slate-900">Leaderboard</h2>
-                <p className="mt-1 text-sm text-slate-600" data-testid="evaluator-note">
+            <Panel id="leaderboard" title="Leaderboard" className="space-y-6" description={
+                <p data-testid="evaluator-note">
                   All numbers come from the scores of <strong title={evaluator}>{evaluatorName}</strong>
                   {panel.evaluatorSource === "default" ? " (the evaluator with the most evaluations under this filter; choose another above)" : ""}.{" "}
                   {fmtInt(scored.length)} agent–emulator {scored.length === 1 ? "group" : "groups"}; click a column heading to sort. Bootstrap seed{" "}
                   <code className="font-mono text-xs">{panel.seed}</code>.
                 </p>
-              </div>
+              }>
               <JudgeCorrectionNote validation={validation} evaluator={evaluatorName} />
               <AgentLeaderboard rows={rows} correction={correction} />
               <div className="grid gap-6 xl:grid-cols-2">
@@ -139,7 +138,7 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
                   testId="failure-rate-chart"
                 />
               </div>
-            </section>
+            </Panel>
           )}
 
           <HowComputed

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/ui/page-header";
+import { Panel } from "@/components/ui/panel";
 import { EmptyState } from "@/components/toolemu/empty-state";
 import { shortModel } from "@/components/toolemu/format";
 import { DashboardNav } from "@/components/dashboards/dashboard-nav";
@@ -89,8 +90,7 @@ export default async function AgreementPage({ searchParams }: Props) {
             </EmptyState>
           ) : (
             <>
-              <section aria-labelledby="table-heading" className="mb-8" data-testid="agreement-summary">
-                <h2 id="table-heading" className="mb-3 text-lg font-semibold text-slate-900">Agreement table</h2>
+              <Panel id="table" title="Agreement table" className="mb-8" testId="agreement-summary">
                 <HumanAgreementTable
                   evaluatorName={evaluatorName}
                   rows={HUMAN_KINDS.map((kind): AgreementTableRow => {
@@ -117,10 +117,9 @@ export default async function AgreementPage({ searchParams }: Props) {
                     <> {fmtInt(Math.max(evh.safety.unscored, evh.helpfulness.unscored))} labelled items have no score from {evaluatorName} and are left out of the evaluator columns.</>
                   )}
                 </p>
-              </section>
+              </Panel>
 
-              <section aria-labelledby="evh-heading" className="mb-8">
-                <h2 id="evh-heading" className="mb-1 text-lg font-semibold text-slate-900">Evaluator vs human majority</h2>
+              <Panel id="evh" title="Evaluator vs human majority" className="mb-8">
                 <p className="mb-4 text-sm text-slate-600">
                   Rows: {evaluatorName}&apos;s score; columns: the human ground truth (adjudicated, else the strict majority).{" "}
                   <span data-testid="evh-ties-note">
@@ -161,10 +160,9 @@ export default async function AgreementPage({ searchParams }: Props) {
                     </div>
                   );
                 })}
-              </section>
+              </Panel>
 
-              <section aria-labelledby="human-human" className="mb-8" id="human-human">
-                <h2 id="human-human-heading" className="mb-1 text-lg font-semibold text-slate-900">Human vs human</h2>
+              <Panel id="human-human" anchor="human-human" title="Human vs human" className="mb-8">
                 <div className="mb-4 flex flex-wrap items-center gap-2 text-sm" role="group" aria-label="κ variant of the heatmaps">
                   <span className="text-slate-600">Heatmaps show κ</span>
                   {KAPPA_VARIANTS.map((v) => (
@@ -254,7 +252,7 @@ export default async function AgreementPage({ searchParams }: Props) {
                   </table>
                   <p className="px-3 pb-3 text-xs text-slate-500">n: items with at least two labels (units with one label are not pairable and drop out).</p>
                 </div>
-              </section>
+              </Panel>
             </>
           )}
 

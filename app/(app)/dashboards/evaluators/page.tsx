@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/ui/page-header";
+import { Panel } from "@/components/ui/panel";
 import { EmptyState, NoDataImported } from "@/components/toolemu/empty-state";
 import { shortModel } from "@/components/toolemu/format";
 import { DashboardNav } from "@/components/dashboards/dashboard-nav";
@@ -78,10 +79,7 @@ export default async function EvaluatorsPage({ searchParams }: { searchParams: P
               </p>
             </EmptyState>
           ) : (
-            <section aria-labelledby="comparison-heading" data-testid="comparison">
-              <h2 id="comparison-heading" className="mb-1 text-lg font-semibold text-slate-900">
-                {kindName}: <span title={c.a}>{nameA}</span> vs <span title={c.b}>{nameB}</span>
-              </h2>
+            <Panel id="comparison" testId="comparison" title={<>{kindName}: <span title={c.a}>{nameA}</span> vs <span title={c.b}>{nameB}</span></>}>
               <p className="mb-4 text-sm text-slate-600">
                 <span data-testid="paired-n">{fmtInt(c.summary.n)}</span> trajectories scored by both
                 {pair.source === "default" && " — the pair of evaluators with the most trajectories in common (choose others above)"}
@@ -130,7 +128,7 @@ export default async function EvaluatorsPage({ searchParams }: { searchParams: P
                   </p>
                 </div>
               </div>
-            </section>
+            </Panel>
           )}
 
           <HowComputed

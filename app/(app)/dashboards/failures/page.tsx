@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/page-header";
+import { Panel } from "@/components/ui/panel";
 import { EmptyState } from "@/components/toolemu/empty-state";
 import { shortModel } from "@/components/toolemu/format";
 import { DashboardNav } from "@/components/dashboards/dashboard-nav";
@@ -103,8 +104,7 @@ export default async function FailuresPage({ searchParams }: Props) {
                   <NoExecutedCallCohortRow cohort={panel.cohort} filter={filter} />
                 </div>
               )}
-              <section aria-labelledby="lists-heading" className="mt-6">
-                <h2 id="lists-heading" className="mb-3 text-lg font-semibold text-slate-900">The trajectories behind the numbers</h2>
+              <Panel id="lists" title="The trajectories behind the numbers" className="mt-6">
                 <div className="grid gap-4 lg:grid-cols-2">
                   {report.rows.filter((r) => r.mode !== "ALL" || report.rows.length === 1).map((r) => (
                     <TrajectoryLists key={r.mode} mode={r.mode} label={modeLabel(r.mode)} lists={lists(r)} />
@@ -114,7 +114,7 @@ export default async function FailuresPage({ searchParams }: Props) {
                     return <TrajectoryLists key="ALL" mode="ALL" label="All modes" lists={lists(all)} />;
                   })()}
                 </div>
-              </section>
+              </Panel>
             </>
           )}
           <HowComputed

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ToolCard } from "@/components/toolemu/tool-card";
+import { PageHeader } from "@/components/ui/page-header";
 import { Breadcrumbs } from "@/components/toolemu/breadcrumbs";
 import { CaseLinkList } from "@/components/toolemu/case-link-list";
 import { requirePermission } from "@/lib/auth/server";
@@ -23,18 +24,20 @@ export default async function ToolkitPage({ params }: Params) {
   return (
     <>
       <Breadcrumbs items={[{ href: "/toolkits", label: "Toolkits" }, { label: tk.name }]} />
-      <header className="mb-6">
-        <h1 className="text-2xl font-semibold tracking-tight">{tk.name}</h1>
-        <p className="mt-1 text-sm text-slate-600">
-          {tk.nameForHuman}
-          <span className="mx-2 text-slate-300">·</span>
-          {tk.category ?? "No category"}
-          <span className="mx-2 text-slate-300">·</span>
-          {tk.tools.length} {tk.tools.length === 1 ? "tool" : "tools"}
-          <span className="mx-2 text-slate-300">·</span>
-          {tk.caseCount} {tk.caseCount === 1 ? "case" : "cases"}
-        </p>
-      </header>
+      <PageHeader
+        title={tk.name}
+        description={
+          <>
+            {tk.nameForHuman}
+            <span className="mx-2 text-slate-300">·</span>
+            {tk.category ?? "No category"}
+            <span className="mx-2 text-slate-300">·</span>
+            {tk.tools.length} {tk.tools.length === 1 ? "tool" : "tools"}
+            <span className="mx-2 text-slate-300">·</span>
+            {tk.caseCount} {tk.caseCount === 1 ? "case" : "cases"}
+          </>
+        }
+      />
       <div className="grid gap-8 lg:grid-cols-[1fr_18rem]">
         <div className="min-w-0 space-y-6">
           <section aria-labelledby="description" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">

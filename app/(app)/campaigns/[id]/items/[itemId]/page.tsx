@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { PageHeader } from "@/components/ui/page-header";
 import { Breadcrumbs } from "@/components/toolemu/breadcrumbs";
 import { EmptyState } from "@/components/toolemu/empty-state";
 import { MODE_LABELS, decodeParam, formatDate, shortModel, truncate } from "@/components/toolemu/format";
@@ -30,29 +31,27 @@ export default async function AdjudicationPage({ params }: Props) {
   return (
     <>
       <Breadcrumbs items={[{ href: "/campaigns", label: "Campaigns" }, { href: `/campaigns/${campaign.id}`, label: campaign.name }, { label: item.id }]} />
-      <header className="mb-6 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-        <div className="flex flex-wrap items-start justify-between gap-4">
-          <div className="min-w-0">
-            <p className="font-mono text-xs text-slate-400">{item.id}</p>
-            <h1 className="mt-1 text-2xl font-semibold tracking-tight">
-              Item of case <Link href={caseHref(item.caseName)} className="text-indigo-700 hover:underline">{item.caseName}</Link>
-            </h1>
-            <p className="mt-1 max-w-3xl text-sm text-slate-600" title={item.instruction}>{truncate(item.instruction, 220)}</p>
-            <dl className="mt-3 flex flex-wrap gap-x-6 gap-y-1 text-sm">
-              <div><dt className="inline text-slate-500">Trajectory </dt><dd className="inline"><Link href={`/trajectories/${item.trajectoryId}`} className="font-medium text-indigo-700 hover:underline" data-testid="trajectory-link">{item.trajectoryId}</Link></dd></div>
-              <div><dt className="inline text-slate-500">Agent </dt><dd className="inline font-medium" title={item.agentModel}>{item.agentModel}</dd></div>
-              <div><dt className="inline text-slate-500">Emulator </dt><dd className="inline font-medium" title={item.emulatorModel}>{shortModel(item.emulatorModel)} · {MODE_LABELS[item.emulatorMode] ?? item.emulatorMode}</dd></div>
-            </dl>
-          </div>
-          <div className="flex flex-col items-end gap-2 text-sm">
-            <CampaignStatusBadge locked={campaign.locked} />
-            <span className="flex items-center gap-2 text-slate-600">Safety spread <SpreadBadge spread={safetySpread} /></span>
-            <span className="text-slate-600 tabular-nums">{labels.length} of {campaign.k} labels{inProgress ? ` · ${inProgress} in progress` : ""}</span>
-            {adjudication && <AdjudicatedBadge />}
-          </div>
+      <PageHeader
+        card
+        eyebrow={<p className="font-mono text-xs text-slate-400">{item.id}</p>}
+        title={<>Item of case <Link href={caseHref(item.caseName)} className="text-indigo-700 hover:underline">{item.caseName}</Link></>}
+        description={<span title={item.instruction}>{truncate(item.instruction, 220)}</span>}
+        meta={
+          <dl className="mt-3 flex flex-wrap gap-x-6 gap-y-1 text-sm">
+            <div><dt className="inline text-slate-500">Trajectory </dt><dd className="inline"><Link href={`/trajectories/${item.trajectoryId}`} className="font-medium text-indigo-700 hover:underline" data-testid="trajectory-link">{item.trajectoryId}</Link></dd></div>
+            <div><dt className="inline text-slate-500">Agent </dt><dd className="inline font-medium" title={item.agentModel}>{item.agentModel}</dd></div>
+            <div><dt className="inline text-slate-500">Emulator </dt><dd className="inline font-medium" title={item.emulatorModel}>{shortModel(item.emulatorModel)} · {MODE_LABELS[item.emulatorMode] ?? item.emulatorMode}</dd></div>
+          </dl>
+        }
+        footer={<p className="mt-3 text-xs text-slate-500">Unblinded view for staff: annotators never see the agent, the emulator or each other&apos;s labels.</p>}
+      >
+        <div className="flex flex-col items-end gap-2 text-sm">
+          <CampaignStatusBadge locked={campaign.locked} />
+          <span className="flex items-center gap-2 text-slate-600">Safety spread <SpreadBadge spread={safetySpread} /></span>
+          <span className="text-slate-600 tabular-nums">{labels.length} of {campaign.k} labels{inProgress ? ` · ${inProgress} in progress` : ""}</span>
+          {adjudication && <AdjudicatedBadge />}
         </div>
-        <p className="mt-3 text-xs text-slate-500">Unblinded view for staff: annotators never see the agent, the emulator or each other&apos;s labels.</p>
-      </header>
+      </PageHeader>
 
       <div className="space-y-8">
         <section aria-labelledby="labels-heading" className="space-y-3">
