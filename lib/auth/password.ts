@@ -1,6 +1,6 @@
 import bcrypt from "bcryptjs";
 
-// Cost 10 keeps a sign-in near 60 ms on our 2-core machines; raise with BCRYPT_COST.
+// Cost 10 keeps a sign-in quick on small machines; raise with BCRYPT_COST.
 const COST = Number(process.env.BCRYPT_COST) || 10;
 
 export const MIN_PASSWORD_LENGTH = 8;

@@ -7,7 +7,7 @@ export const ms = (t0: number) => performance.now() - t0;
 
 /**
  * Runs one dashboard statement with per-statement planner settings (SET LOCAL, in a transaction):
- * no JIT — PostgreSQL would compile these expression-heavy plans for ~0.2 s and win nothing back —
+ * no JIT — compiling these expression-heavy plans costs PostgreSQL more than it wins back —
  * and work_mem enough to aggregate one campaign's items in memory instead of sorting on disk.
  */
 export async function analytic<T>(db: Db, sql: Prisma.Sql): Promise<T> {
