@@ -1,9 +1,10 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { RuleTester } from "eslint";
 import tsParser from "@typescript-eslint/parser";
 import { describe, expect, it } from "vitest";
 import rule from "./layer-order.js";
-import { describeOrder, layerViolation, unitOf } from "./layers.js";
+import { describeOrder, layerViolation, orderTable, unitOf } from "./layers.js";
 
 RuleTester.describe = describe;
 RuleTester.it = it;
@@ -101,5 +102,12 @@ describe("layers data", () => {
     expect(describeOrder()).toMatch(/^top: app, scripts, e2e > ui: components > features: runs, dashboards, seed > /);
     expect(describeOrder()).toContain("| side: lib/offline, lib/testing");
     expect(layerViolation("lib/auth/guard.ts", "lib/db/client.ts")).toBeNull();
+  });
+});
+
+describe("README", () => {
+  it("shows the layer order exactly as the data says it", () => {
+    const readme = readFileSync(path.join(process.cwd(), "README.md"), "utf8");
+    expect(readme).toContain("```text\n" + orderTable() + "\n```");
   });
 });

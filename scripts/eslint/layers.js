@@ -50,6 +50,31 @@ export function describeOrder() {
   return LAYERS.map((l) => `${l.name}: ${l.units.map((u) => u.replace(/^lib\//, "")).join(", ")}`).join(" > ") + ` | side: ${SIDE.join(", ")}`;
 }
 
+const PEER_JOIN = { any: ", ", ordered: " > ", none: " | " };
+const PEER_NOTE = { any: "  (import each other)", ordered: "", none: "  (not each other)" };
+
+/**
+ * The layer order as a table, top first — the README's architecture section shows exactly this
+ * text (a test checks). Within a layer "a > b": a may import b, not the reverse; "a | b": neither
+ * imports the other.
+ */
+export function orderTable() {
+  const width = Math.max(...LAYERS.map((l) => l.name.length)) + 2;
+  const indent = " ".repeat(4 + width);
+  const rows = LAYERS.map((l, i) => {
+    const note = l.units.length > 1 ? PEER_NOTE[l.peers] : "";
+    const lines = [`${String(i + 1).padStart(2)}. ${l.name.padEnd(width)}`];
+    l.units.forEach((u, j) => {
+      const piece = j === 0 ? u : `${PEER_JOIN[l.peers]}${u}`;
+      if (lines.at(-1).length + piece.length > 96) lines.push(indent + piece.trimStart());
+      else lines[lines.length - 1] += piece;
+    });
+    return lines.join("\n") + note;
+  });
+  rows.push(`    ${"side".padEnd(width)}${SIDE.join(", ")}  (may import anything; imported only by tests, scripts/, e2e/ and each other)`);
+  return rows.join("\n");
+}
+
 function label(unit) {
   if (SIDE.includes(unit)) return `${unit} (side)`;
   const place = placeOf.get(unit);
