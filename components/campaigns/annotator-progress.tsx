@@ -1,4 +1,5 @@
 import { MiniBar } from "./mini-bar";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { fmtInt } from "@/components/ui/format";
 
 export interface AnnotatorProgressRow {
@@ -13,32 +14,22 @@ export interface AnnotatorProgressRow {
 /** One row per invited annotator: submitted against their expected share, in progress, skipped. */
 export function AnnotatorProgressTable({ rows, expected }: { rows: AnnotatorProgressRow[]; expected: number }) {
   if (rows.length === 0) return <p className="text-sm text-slate-500">Nobody is invited to this campaign.</p>;
+  const columns: Column<AnnotatorProgressRow>[] = [
+    {
+      key: "annotator", header: "Annotator", rowHeader: true, className: "font-normal",
+      cell: (r) => (
+        <>
+          <div className="font-medium text-slate-900">{r.name}</div>
+          <div className="text-xs text-slate-500">{r.email}</div>
+        </>
+      ),
+    },
+    { key: "submitted", header: "Submitted / expected share", cell: (r) => <MiniBar done={r.submitted} total={expected} label={`${r.name}: ${r.submitted} submitted of an expected ${expected}`} /> },
+    { key: "claimed", header: "In progress", align: "right", cell: (r) => fmtInt(r.claimed) },
+    { key: "skipped", header: "Skipped", align: "right", cell: (r) => (r.skipped > 0 ? <span className="text-amber-700">{fmtInt(r.skipped)}</span> : 0) },
+  ];
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-      <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="annotator-progress">
-        <caption className="sr-only">Progress per annotator</caption>
-        <thead className="bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500">
-          <tr>
-            <th scope="col" className="px-4 py-2">Annotator</th>
-            <th scope="col" className="px-4 py-2">Submitted / expected share</th>
-            <th scope="col" className="px-4 py-2 text-right">In progress</th>
-            <th scope="col" className="px-4 py-2 text-right">Skipped</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {rows.map((r) => (
-            <tr key={r.userId} data-testid="annotator-row" data-email={r.email}>
-              <th scope="row" className="px-4 py-2.5 text-left font-normal">
-                <div className="font-medium text-slate-900">{r.name}</div>
-                <div className="text-xs text-slate-500">{r.email}</div>
-              </th>
-              <td className="px-4 py-2.5"><MiniBar done={r.submitted} total={expected} label={`${r.name}: ${r.submitted} submitted of an expected ${expected}`} /></td>
-              <td className="px-4 py-2.5 text-right tabular-nums">{fmtInt(r.claimed)}</td>
-              <td className="px-4 py-2.5 text-right tabular-nums">{r.skipped > 0 ? <span className="text-amber-700">{fmtInt(r.skipped)}</span> : 0}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable testId="annotator-progress" caption="Progress per annotator" rows={rows} columns={columns} rowKey={(r) => r.userId} rowClassName=""
+      rowProps={(r) => ({ "data-testid": "annotator-row", "data-email": r.email })} />
   );
 }
