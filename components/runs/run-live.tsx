@@ -301,7 +301,7 @@ function EvaluationResults({ p }: { p: RunProgress }) {
                 <td className="py-1.5 pr-3 font-mono text-xs">{r.evaluator}</td>
                 <td className="py-1.5 pr-3 text-xs">{r.kind.toLowerCase()}</td>
                 <td className="py-1.5 pr-3 text-right tabular-nums">{fmtInt(r.done)}/{fmtInt(r.total)}{r.failed ? <span className="text-rose-700"> ({fmtInt(r.failed)} failed)</span> : null}</td>
-                <td className="py-1.5 pr-3 text-right tabular-nums">{r.mean === null ? "—" : r.mean.toFixed(2)} <span className="text-xs text-slate-400">n={r.scored}</span></td>
+                <td className="py-1.5 pr-3 text-right tabular-nums">{fmtMean(r)} <span className="text-xs text-slate-400">n={r.scored}</span></td>
                 <td className="py-1.5 text-right tabular-nums">{fmtInt(r.unparsed)}</td>
               </tr>
             ))}
