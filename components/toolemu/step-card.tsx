@@ -46,6 +46,11 @@ export function StepCard({ step }: { step: StepDetail }) {
           {step.emulatorFailure && <>Emulator failure: {step.emulatorFailure}</>}
         </p>
       )}
+      {step.emulatorProblem && (
+        <p className="border-b border-amber-100 bg-amber-50 px-5 py-2 text-xs text-amber-900" data-testid="step-emulator-problem">
+          Emulator output passed on as it was (ToolEmu-compatible loop), though: {step.emulatorProblem}
+        </p>
+      )}
       <div className="space-y-4 px-5 py-4">
         <div>
           <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Agent thought</h3>

@@ -35,7 +35,7 @@ export const STEP_DETAIL = {
   orderBy: { index: "asc" },
   select: {
     id: true, index: true, thought: true, action: true, actionInputRaw: true, actionInput: true, observationRaw: true, observation: true, emulatorSummary: true, emulatorThought: true,
-    parseError: true, inputInvalid: true, emulatorFailure: true, emulatorRounds: true, emulatorCritiques: true, inputTokens: true, outputTokens: true, costUsd: true, latencyMs: true,
+    parseError: true, inputInvalid: true, emulatorFailure: true, emulatorProblem: true, emulatorRounds: true, emulatorCritiques: true, inputTokens: true, outputTokens: true, costUsd: true, latencyMs: true,
   },
 } satisfies Prisma.Trajectory$stepsArgs;
 
