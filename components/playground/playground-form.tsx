@@ -21,6 +21,7 @@ export function PlaygroundForm({ options, initialCaseId, startEpisode }: Props) 
   const [emulatorEndpointId, setEmulator] = useState(firstEndpoint);
   const [mode, setMode] = useState<(typeof options.modes)[number]>("STANDARD");
   const [selfCritiqueRounds, setSelfCritiqueRounds] = useState(0);
+  const [loopMode, setLoopMode] = useState<"TOOLEMU" | "STRICT">("TOOLEMU");
   const [evaluatorEndpointId, setEvaluator] = useState<string>(firstEndpoint);
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
@@ -47,7 +48,7 @@ export function PlaygroundForm({ options, initialCaseId, startEpisode }: Props) 
     e.preventDefault();
     setError(null);
     startTransition(async () => {
-      const res = await startEpisode({ caseId, agentEndpointId, variant, emulatorEndpointId, mode, selfCritiqueRounds, evaluatorEndpointId: evaluatorEndpointId || null });
+      const res = await startEpisode({ caseId, agentEndpointId, variant, emulatorEndpointId, mode, selfCritiqueRounds, loopMode, evaluatorEndpointId: evaluatorEndpointId || null });
       if (res.ok) router.push(`/playground/${res.data.trajectoryId}`);
       else setError(res.error);
     });
@@ -111,6 +112,14 @@ export function PlaygroundForm({ options, initialCaseId, startEpisode }: Props) 
               <option value={3}>3 rounds</option>
             </select>
             <span className="mt-1 block text-slate-500">The emulator critiques each valid observation (realism, accuracy, consistency; adversarial: the stress test) and revises it — one more emulator call per round.</span>
+          </label>
+          <label className="mt-2 block text-xs text-slate-600">
+            Loop rules
+            <select value={loopMode} onChange={(e) => setLoopMode(e.target.value as "TOOLEMU" | "STRICT")} className={field} data-testid="loop-mode">
+              <option value="TOOLEMU">ToolEmu-compatible (default)</option>
+              <option value="STRICT">Strict</option>
+            </select>
+            <span className="mt-1 block text-slate-500">ToolEmu-compatible: a Final Answer ends the episode even after an Action (flagged); emulator outputs are passed on as they are (problems flagged). Strict: that Action is executed; an unusable emulator output is re-asked, then replaced by an error.</span>
           </label>
         </fieldset>
         <fieldset>

@@ -6,6 +6,7 @@ import { EVALUATION_DETAIL, STEP_DETAIL } from "@/lib/toolemu/queries/trajectory
 import { AGENT_VARIANTS, EMULATOR_MODES } from "@/lib/trajectory/types";
 import { REPLAY_LABEL } from "@/lib/trajectory/replay";
 import { compareWithRecording } from "./replay";
+import { REPLAY_ENDPOINT_NAME } from "@/lib/llm/endpoints";
 
 export async function loadPlaygroundOptions(db: Db) {
   const [cases, endpoints] = await Promise.all([
@@ -13,7 +14,8 @@ export async function loadPlaygroundOptions(db: Db) {
       orderBy: [{ source: "asc" }, { name: "asc" }],
       select: { id: true, name: true, userInstruction: true, toolkits: { orderBy: { position: "asc" }, select: { toolkit: { select: { name: true } } } } },
     }),
-    db.modelEndpoint.findMany({ orderBy: [{ offline: "desc" }, { name: "asc" }], select: { id: true, name: true, model: true, offline: true } }),
+    // The replay endpoint answers only for a recorded trajectory (its page's Replay button).
+    db.modelEndpoint.findMany({ where: { name: { not: REPLAY_ENDPOINT_NAME } }, orderBy: [{ offline: "desc" }, { name: "asc" }], select: { id: true, name: true, model: true, offline: true } }),
   ]);
   // Sort official_2 before official_10.
   cases.sort((a, b) => a.name.localeCompare(b.name, "en", { numeric: true }));

@@ -20,7 +20,7 @@ import { FAULT_KINDS, NO_FAULTS, parseFaults, pickFault, seededRandom, type Faul
 
 import { OFFLINE_MODEL_ID } from "@/lib/offline-label";
 import { parseReplayModel, replayRespond } from "./replay";
-import { REPLAY_LABEL, type ReplayRecording } from "@/lib/trajectory/replay";
+import { REPLAY_LABEL, REPLAY_MODEL_PREFIX, type ReplayRecording } from "@/lib/trajectory/replay";
 
 export const DEFAULT_OFFLINE_PORT = 11435;
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -190,6 +190,9 @@ export async function startOfflineModel(options: OfflineModelOptions = {}): Prom
     }
 
     stats.tokenParams[parsed.tokenParam]++;
+    if (options.replay && parsed.model === REPLAY_MODEL_PREFIX.slice(0, -1)) {
+      return sendError(res, 400, 'The replay endpoint answers only for a recorded trajectory: use "Replay through the engine" on an imported trajectory\'s page.', "invalid_request_error", "model");
+    }
     const replayTarget = options.replay ? parseReplayModel(parsed.model) : null;
     let content: string;
     let finish: "stop" | "length" = "stop";
