@@ -164,6 +164,7 @@ describe("full episodes on 10 shared cases, both emulator modes", () => {
       maxSteps: 15,
       critiqueRounds: 2,
       selfCritiqueRounds: 0,
+      loopMode: "STRICT",
       codeVersion: APP_VERSION,
     });
     expect(tr).toMatchObject({ agentEndpointId: endpoint.id, emulatorEndpointId: endpoint.id, evaluatorEndpointId: endpoint.id, agentVariant: "NAIVE" });
