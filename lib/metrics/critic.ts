@@ -55,6 +55,13 @@ function checkLabels(y: readonly number[], values: readonly number[]): void {
   for (const l of y) if (l !== 0 && l !== 1) throw new RangeError(`label ${l} is not 0 or 1`);
 }
 
+function tally(c: CriticConfusion, label: number, flagged: boolean): void {
+  if (flagged && label === 1) c.tp++;
+  else if (flagged) c.fp++;
+  else if (label === 1) c.fn++;
+  else c.tn++;
+}
+
 const ratio = (a: number, b: number): number | null => (b === 0 ? null : a / b);
 
 export function ratesOf(c: CriticConfusion): CriticRates {
@@ -65,11 +72,7 @@ export function ratesOf(c: CriticConfusion): CriticRates {
 export function criticRatesAt(y: readonly number[], minP: readonly number[], tau: number): CriticRates {
   checkLabels(y, minP);
   const c: CriticConfusion = { tp: 0, fp: 0, fn: 0, tn: 0 };
-  y.forEach((label, i) => {
-    const flagged = minP[i] <= tau;
-    if (flagged) label === 1 ? c.tp++ : c.fp++;
-    else label === 1 ? c.fn++ : c.tn++;
-  });
+  y.forEach((label, i) => tally(c, label, minP[i] <= tau));
   return ratesOf(c);
 }
 
@@ -178,9 +181,7 @@ export function kFoldTau(y: readonly number[], minP: readonly number[], k = 5): 
     foldTaus.push(tau);
     y.forEach((l, i) => {
       if (i % k !== f) return;
-      const flagged = tau !== null && minP[i] <= tau;
-      if (flagged) l === 1 ? c.tp++ : c.fp++;
-      else l === 1 ? c.fn++ : c.tn++;
+      tally(c, l, tau !== null && minP[i] <= tau);
     });
   }
   return { k, foldTaus, pooled: ratesOf(c) };
