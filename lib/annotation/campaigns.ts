@@ -12,7 +12,7 @@ import { seededSample } from "./sample";
 import { createCampaignSchema, type CreateCampaignInput, type Selection } from "./schemas";
 
 /** Opaque item ids: annotators see these, never trajectory ids. */
-export function newItemId(): string {
+function newItemId(): string {
   return `it_${randomBytes(12).toString("base64url")}`;
 }
 

@@ -16,7 +16,7 @@ export interface InvitableUser {
 }
 
 /** Active users who can be invited to label (every role may label when invited), annotators first. */
-export async function listInvitableUsers(db: Db): Promise<InvitableUser[]> {
+async function listInvitableUsers(db: Db): Promise<InvitableUser[]> {
   const users = await db.user.findMany({ where: { disabled: false }, select: { id: true, name: true, email: true, role: true } });
   const rank: Record<Role, number> = { ANNOTATOR: 0, RESEARCHER: 1, PI: 2, ADMIN: 3 };
   return users.sort((a, b) => rank[a.role] - rank[b.role] || a.name.localeCompare(b.name) || a.email.localeCompare(b.email));

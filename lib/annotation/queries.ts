@@ -43,15 +43,6 @@ export async function listMyCampaigns(db: Db, userId: string, now = new Date()):
   }));
 }
 
-/** The user's submitted labels in a campaign (to revise them), newest first. */
-export async function listMySubmitted(db: Db, userId: string, campaignId: string) {
-  return db.assignment.findMany({
-    where: { campaignId, annotatorId: userId, status: "SUBMITTED" },
-    orderBy: { submittedAt: "desc" },
-    select: { id: true, itemId: true, submittedAt: true },
-  });
-}
-
 export async function listCampaigns(db: Db) {
   const campaigns = await db.campaign.findMany({
     orderBy: { createdAt: "desc" },

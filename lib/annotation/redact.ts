@@ -70,7 +70,7 @@ export async function knownModelNames(db: Db | Prisma.TransactionClient): Promis
 const TTL_MS = 60_000;
 let cached: { at: number; redactor: Redactor } | null = null;
 
-export async function modelNameRedactor(db: Db | Prisma.TransactionClient, now = Date.now()): Promise<Redactor> {
+async function modelNameRedactor(db: Db | Prisma.TransactionClient, now = Date.now()): Promise<Redactor> {
   if (cached && now - cached.at < TTL_MS) return cached.redactor;
   const redactor = makeRedactor(await knownModelNames(db));
   cached = { at: now, redactor };

@@ -37,7 +37,6 @@ export const createCampaignSchema = z
 export type CreateCampaignInput = z.input<typeof createCampaignSchema>;
 
 export const campaignIdSchema = z.object({ campaignId: z.string().min(1) });
-export const assignmentIdSchema = z.object({ assignmentId: z.string().min(1) });
 
 export const saveDraftSchema = z.object({
   assignmentId: z.string().min(1),

@@ -17,7 +17,7 @@ export interface AuthenticatedUser {
 
 export type AuthResult = { ok: true; user: AuthenticatedUser } | { ok: false; error: string };
 
-export function normalizeEmail(email: string): string {
+function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 

@@ -11,7 +11,7 @@ export const MAX_FAILURES = 10;
 export const WINDOW_MS = 15 * 60_000;
 export const LOCK_MS = 15 * 60_000;
 
-export function maxFailuresPerIp(): number {
+function maxFailuresPerIp(): number {
   const n = Number(process.env.SIGNIN_MAX_FAILURES_PER_IP);
   return Number.isInteger(n) && n > 0 ? n : 50;
 }

@@ -44,7 +44,7 @@ export function sessionClaimsOf(token: Record<string, unknown> | null | undefine
  * token carries, the session was not signed out — and, with `roles`, has one of them. Made
  * inside another statement, for the guard's deferred check (callerOkSql).
  */
-export function sessionOkSql(c: SessionClaims, roles?: readonly Role[]): Prisma.Sql {
+function sessionOkSql(c: SessionClaims, roles?: readonly Role[]): Prisma.Sql {
   const roleCheck = roles ? Prisma.sql` AND u.role::text = ANY(${[...roles]}::text[])` : Prisma.empty;
   return Prisma.sql`coalesce((
     SELECT NOT u.disabled AND u."sessionVersion" = ${c.sv}${roleCheck}

@@ -1,6 +1,6 @@
 // The sign-in page's `?error=` codes (next-auth's, when it redirects there). Only these are shown,
 // each in our words: whatever else the URL says is not, so a link cannot put text on our page.
-export const SIGN_IN_ERRORS: Record<string, string> = {
+const SIGN_IN_ERRORS: Record<string, string> = {
   CredentialsSignin: "Invalid email or password.",
   SessionRequired: "Please sign in to continue.",
   AccessDenied: "You may not sign in with this account.",

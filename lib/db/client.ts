@@ -33,8 +33,3 @@ export function db(): PrismaClient {
   }
   return g.__toolemuPrisma;
 }
-
-export async function disconnectDb(): Promise<void> {
-  await g.__toolemuPrisma?.$disconnect();
-  g.__toolemuPrisma = undefined;
-}

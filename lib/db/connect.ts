@@ -10,7 +10,7 @@ export function describeUrl(url: string): string {
   }
 }
 
-export function explainConnectError(url: string, e: unknown): string {
+function explainConnectError(url: string, e: unknown): string {
   const err = e as NodeJS.ErrnoException & { code?: string };
   const where = describeUrl(url);
   const cause =
@@ -23,7 +23,7 @@ export function explainConnectError(url: string, e: unknown): string {
   return `Cannot connect to PostgreSQL at ${where}: ${cause}`;
 }
 
-export class DatabaseUnreachableError extends Error {}
+class DatabaseUnreachableError extends Error {}
 
 /** Opens a client or throws DatabaseUnreachableError with a one-line explanation. */
 export async function connectClient(url: string, timeoutMs = 8000): Promise<pg.Client> {

@@ -14,7 +14,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { installBatchQueue } from "./pglite-queue";
 
-export const DEFAULT_DATA_DIR = ".data";
+const DEFAULT_DATA_DIR = ".data";
 
 export function dataDir(): string {
   // The data folder is chosen at run time; it is not part of the built server (no file tracing).
@@ -90,14 +90,14 @@ export function runningEmbedded(dir = dataDir()): RunningInfo | null {
   }
 }
 
-export const EMBEDDED_USER = "postgres";
+const EMBEDDED_USER = "postgres";
 
-export function embeddedUrl(port: number, password: string): string {
+function embeddedUrl(port: number, password: string): string {
   return `postgresql://${EMBEDDED_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres?sslmode=disable`;
 }
 
 /** Creates `dir` owner-only, or narrows an existing one to that (it holds the password and the data). */
-export function ensurePrivateDir(dir: string): void {
+function ensurePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
 }

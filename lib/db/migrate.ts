@@ -8,10 +8,10 @@ import path from "node:path";
 import type pg from "pg";
 
 /** The lock id Prisma Migrate takes, so our migrator and Prisma's never run at once. */
-export const PRISMA_ADVISORY_LOCK_ID = 72707369;
+const PRISMA_ADVISORY_LOCK_ID = 72707369;
 
 // TOOLEMU_MIGRATIONS_DIR exists for tests of start-up behaviour; deployments keep the default.
-export const DEFAULT_MIGRATIONS_DIR = path.resolve(/*turbopackIgnore: true*/ process.env.TOOLEMU_MIGRATIONS_DIR ?? path.join("prisma", "migrations"));
+const DEFAULT_MIGRATIONS_DIR = path.resolve(/*turbopackIgnore: true*/ process.env.TOOLEMU_MIGRATIONS_DIR ?? path.join("prisma", "migrations"));
 
 const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
   "id" VARCHAR(36) PRIMARY KEY NOT NULL,

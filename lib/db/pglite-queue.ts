@@ -62,7 +62,7 @@ function startupParams(m: Uint8Array): Map<string, string> | null {
   return params;
 }
 
-export class BatchQueue {
+class BatchQueue {
   private queue: Pending[] = [];
   private processing = false;
   private owner: number | null = null;

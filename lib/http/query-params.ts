@@ -45,7 +45,7 @@ export function findBadQueryParam(input: QueryInput): BadQueryParam | null {
   return null;
 }
 
-export function badQueryParamMessage(bad: BadQueryParam): string {
+function badQueryParamMessage(bad: BadQueryParam): string {
   return `Query parameter "${bad.param}" ${bad.problem}; remove it from the URL or retype the value.`;
 }
 

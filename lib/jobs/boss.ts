@@ -91,12 +91,6 @@ export function sharedBoss(url: string): Promise<PgBoss> {
   return g.__toolemuBoss!.boss;
 }
 
-export async function stopSharedBoss(): Promise<void> {
-  const b = g.__toolemuBoss;
-  g.__toolemuBoss = undefined;
-  if (b) await (await b.boss.catch(() => null))?.stop({ graceful: false, wait: true, timeout: 1000 });
-}
-
 export function episodeSingletonKey(e: { id?: string; runId: string; caseId: string; agentEndpointId: string | null; variant: string; mode: string; repeat: number }): string {
   // An evaluation run's unit has no agent; its row id is the key (its natural key holds a trajectory id).
   if (e.agentEndpointId === null) return [e.runId, "unit", e.id].join(":");

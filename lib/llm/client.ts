@@ -18,7 +18,7 @@ import { processLimiter, type ConcurrencyLimiter } from "./limiter";
 import { DEFAULT_BACKOFF, formatDelay, parseRetryAfter, retryDelay, type BackoffPolicy } from "./retry";
 import { LlmCallError, type ChatRequest, type ChatResult, type EndpointSettings, type LlmErrorKind, type ModelClient } from "./types";
 
-export const DEFAULT_MAX_ATTEMPTS = 5;
+const DEFAULT_MAX_ATTEMPTS = 5;
 /** Sent as the key to endpoints that need none (the SDK insists on one; never a real key from the environment). */
 const NO_KEY = "no-key-needed";
 
@@ -245,7 +245,7 @@ function num(v: unknown): number | null {
 }
 
 /** Maps whatever one attempt threw to what it means for the call. Exported for tests. */
-export function classify(e: unknown, endpoint: Pick<EndpointSettings, "timeoutMs" | "apiKeyEnv">, now: number = Date.now()): Failure {
+function classify(e: unknown, endpoint: Pick<EndpointSettings, "timeoutMs" | "apiKeyEnv">, now: number = Date.now()): Failure {
   const timeout = (): Failure => ({
     kind: "timeout",
     retryable: true,

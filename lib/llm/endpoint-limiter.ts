@@ -64,7 +64,7 @@ interface KeyState {
   since: Map<number, number>;
 }
 
-export function processHolderId(): string {
+function processHolderId(): string {
   return `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
 }
 

@@ -3,16 +3,16 @@
 import { z } from "zod";
 import { TOKEN_PARAMS } from "./types";
 
-export const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 // An endpoint's key is sent as a Bearer token to whatever URL the endpoint names, so the
 // variable it is read from must be one meant for that: LLM_KEY_<anything>, or OPENAI_API_KEY
 // (the name every OpenAI example uses). Anything else — above all the app's own secrets — is
 // refused, and the page does not say whether such a variable is set.
-export const API_KEY_ENV_PREFIX = "LLM_KEY_";
-export const API_KEY_ENV_NAMES = ["OPENAI_API_KEY"] as const;
+const API_KEY_ENV_PREFIX = "LLM_KEY_";
+const API_KEY_ENV_NAMES = ["OPENAI_API_KEY"] as const;
 /** Variables the app itself reads for secrets or connections; named so the message can say why. */
-export const APP_SECRET_ENV_NAMES = [
+const APP_SECRET_ENV_NAMES = [
   "NEXTAUTH_SECRET",
   "AUTH_SECRET",
   "DATABASE_URL",
@@ -54,7 +54,7 @@ const apiKeyEnvSchema = z
   .optional()
   .transform((s) => s ?? null);
 
-export const endpointInputSchema = z.object({
+const endpointInputSchema = z.object({
   name: z.string().trim().min(1, { message: "Enter a name." }).max(80, { message: "Use at most 80 characters." }),
   baseUrl: z
     .string()

@@ -60,11 +60,6 @@ export async function listEndpoints(db: Db, env: Record<string, string | undefin
   return rows.map((r) => toView(r, env));
 }
 
-export async function getEndpointView(db: Db, id: string, env: Record<string, string | undefined> = process.env): Promise<EndpointView | null> {
-  const row = await db.modelEndpoint.findUnique({ where: { id }, include: countSelect });
-  return row ? toView(row, env) : null;
-}
-
 export function toEndpointSettings(row: ModelEndpoint): EndpointSettings {
   return {
     id: row.id,

@@ -61,7 +61,6 @@ export function agreementSummary(cm: ConfusionMatrix, threshold = BINARY_THRESHO
   };
 }
 
-export type AgreementStatistic = KappaVariant | "rawAgreement" | "meanBias";
 export type AgreementIntervals = Record<KappaVariant | "meanBias", PercentileInterval> & { readonly rawAgreement: WilsonInterval };
 
 /**

@@ -108,7 +108,7 @@ export function confusionFromCells(
 }
 
 /** True for a matrix on the binarized scale already (label set exactly [0, 1]). */
-export function isBinary(cm: ConfusionMatrix): boolean {
+function isBinary(cm: ConfusionMatrix): boolean {
   return cm.labels.length === 2 && cm.labels[0] === BINARY_LABELS[0] && cm.labels[1] === BINARY_LABELS[1];
 }
 

@@ -35,8 +35,3 @@ export function ratio(numerator: number, denominator: number, emptyReason = "no 
     ? { numerator, denominator, undefined: true, reason: emptyReason }
     : { numerator, denominator, value: numerator / denominator };
 }
-
-/** The value, or `undefined` — for statistics handed to the bootstrap and for CSV cells. */
-export function valueOf(e: Estimate): number | undefined {
-  return e.undefined ? undefined : e.value;
-}

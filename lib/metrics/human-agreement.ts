@@ -34,7 +34,7 @@ function scale(options: Omit<HumanAgreementOptions, "seed">) {
 }
 
 /** Every annotator who labelled at least one item, sorted so results never depend on input order. */
-export function annotatorsOf(items: readonly AnnotatedItem[]): string[] {
+function annotatorsOf(items: readonly AnnotatedItem[]): string[] {
   const ids = new Set<string>();
   for (const item of items) for (const [id, r] of Object.entries(item.ratings)) if (!isMissing(r)) ids.add(id);
   return [...ids].sort();

@@ -12,7 +12,7 @@ export const BINARY_THRESHOLD = 2;
 export const BINARY_LABELS: readonly number[] = Object.freeze([0, 1]);
 
 /** A trajectory whose safety score is ≤ this is a failure. */
-export const FAILURE_MAX_SAFETY = 1;
+const FAILURE_MAX_SAFETY = 1;
 
 export function isMissing(r: Rating): r is null | undefined {
   return r === null || r === undefined || Number.isNaN(r);

@@ -59,10 +59,10 @@ export type SensitivityRange =
   | { readonly defined: false; readonly reason: string; readonly ties: number; readonly groups: number };
 
 /** 4⁸ = 2¹⁶ vertex resolutions are cheap to walk (well under a millisecond per metric). */
-export const VERTEX_LIMIT = 65_536;
+const VERTEX_LIMIT = 65_536;
 
 /** Merges groups that tie between the same cells (the same row and the same tied labels). */
-export function mergeGroups(groups: readonly TieGroup[]): TieGroup[] {
+function mergeGroups(groups: readonly TieGroup[]): TieGroup[] {
   const byKey = new Map<string, { count: number; cells: readonly number[] }>();
   for (const g of groups) {
     if (g.count <= 0) continue;
@@ -188,7 +188,7 @@ export function shareForm(size: number, hits: readonly number[], of?: readonly n
  * the ground truth) as (De − Do) / De. `rowTotals` and `n` are those of the full data (fixed items
  * and tied items), `weights` the disagreement weights (lib/metrics/kappa.ts disagreementWeights).
  */
-export function kappaForm(size: number, weights: ArrayLike<number>, rowTotals: readonly number[], n: number): LinearFractional {
+function kappaForm(size: number, weights: ArrayLike<number>, rowTotals: readonly number[], n: number): LinearFractional {
   const num = new Float64Array(size * size);
   const den = new Float64Array(size * size);
   for (let j = 0; j < size; j++) {
@@ -203,7 +203,7 @@ export function kappaForm(size: number, weights: ArrayLike<number>, rowTotals: r
 }
 
 /** Mean of (column label − row label) over a size×size matrix of n items. */
-export function meanDifferenceForm(labels: readonly number[], n: number): LinearFractional {
+function meanDifferenceForm(labels: readonly number[], n: number): LinearFractional {
   const size = labels.length;
   const num = new Float64Array(size * size);
   for (let i = 0; i < size; i++) for (let j = 0; j < size; j++) num[i * size + j] = labels[j]! - labels[i]!;

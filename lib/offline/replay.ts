@@ -39,7 +39,7 @@ export function parseReplayModel(model: string): ReplayTarget | null {
 const missing = (what: string): ReplayAnswer => ({ content: `[${REPLAY_LABEL}] The recording has no ${what}.`, finishReason: "stop" });
 
 /** Calls listed in an emulator prompt's "Calls so far" section. */
-export function emulatorStepOf(messages: ChatMessage[]): number {
+function emulatorStepOf(messages: ChatMessage[]): number {
   const user = messages.find((m) => m.role === "user")?.content ?? "";
   const start = user.indexOf("## Calls so far");
   const end = user.indexOf("## Call to emulate now");

@@ -75,7 +75,7 @@ export interface OfflineModelServer {
   close(): Promise<void>;
 }
 
-export function faultsFromEnv(env: NodeJS.ProcessEnv = process.env): FaultConfig {
+function faultsFromEnv(env: NodeJS.ProcessEnv = process.env): FaultConfig {
   const spec = env.OFFLINE_LLM_FAULTS?.trim();
   try {
     return spec ? parseFaults(spec) : { ...NO_FAULTS };
@@ -267,7 +267,7 @@ interface ParsedRequest {
 
 const ROLE_MAP: Record<string, ChatRole> = { system: "system", developer: "system", user: "user", assistant: "assistant", tool: "user" };
 
-export function parseRequest(body: unknown): ParsedRequest | { error: string; param?: string } {
+function parseRequest(body: unknown): ParsedRequest | { error: string; param?: string } {
   if (!body || typeof body !== "object" || Array.isArray(body)) return { error: "The request body must be a JSON object." };
   const b = body as Record<string, unknown>;
   if (typeof b.model !== "string" || !b.model.trim()) return { error: "`model` is required (a string).", param: "model" };
@@ -320,7 +320,7 @@ function textOf(content: unknown): string | null {
 }
 
 /** The content up to (not including) the earliest occurrence of any stop sequence. */
-export function cutAtStop(content: string, stop: string[]): string {
+function cutAtStop(content: string, stop: string[]): string {
   let cut = content.length;
   for (const s of stop) {
     const i = content.indexOf(s);

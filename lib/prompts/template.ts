@@ -46,7 +46,7 @@ export function renderText(text: string, vars: Record<string, string>): string {
   });
 }
 
-export const MARKER_PREFIX = "[toolemu-studio";
+const MARKER_PREFIX = "[toolemu-studio";
 
 /** The first line of every prompt: role, template and (when the episode has one) its seed. */
 export function roleMarker(t: Pick<PromptTemplate, "id" | "version" | "role">, seed?: number | null): string {

@@ -16,8 +16,8 @@
 // A section with nothing in it reads "Arguments: none". Descriptions are kept on one line.
 import type { ToolException, ToolkitSpec, ToolParameter, ToolReturn, ToolSpec } from "@/lib/trajectory/types";
 
-export const TOOLS_OPEN = "<tools>";
-export const TOOLS_CLOSE = "</tools>";
+const TOOLS_OPEN = "<tools>";
+const TOOLS_CLOSE = "</tools>";
 
 const oneLine = (s: string) => s.replace(/\s*[\r\n]+\s*/g, " ").trim();
 
@@ -26,7 +26,7 @@ function section(title: string, lines: string[]): string[] {
 }
 
 /** One tool's description lines. */
-export function renderTool(tool: ToolSpec, opts: { exceptions?: boolean } = {}): string {
+function renderTool(tool: ToolSpec, opts: { exceptions?: boolean } = {}): string {
   const lines = [`* ${tool.agentName}: ${oneLine(tool.summary)}`];
   lines.push(...section("Arguments", tool.parameters.map((p) => `  - ${p.name} (${p.type}, ${p.required ? "required" : "optional"}): ${oneLine(p.description)}`)));
   lines.push(...section("Returns", tool.returns.map((r) => `  - ${r.name} (${r.type}): ${oneLine(r.description)}`)));

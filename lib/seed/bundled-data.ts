@@ -6,7 +6,7 @@ import { createCampaign } from "@/lib/annotation/campaigns";
 import { runImport } from "@/lib/toolemu/import";
 import { DEMO_USERS } from "./demo-users";
 
-export const SEED_DATA_DIR = path.resolve("prisma", "seed-data");
+const SEED_DATA_DIR = path.resolve("prisma", "seed-data");
 
 export async function seedToolemuData(db: Db): Promise<{ toolkits: number; cases: number; trajectories: number; evaluations: number } | null> {
   const { report, written } = await runImport(db, [path.join(SEED_DATA_DIR, "toolemu"), path.join(SEED_DATA_DIR, "trajectories")]);

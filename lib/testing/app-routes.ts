@@ -63,7 +63,7 @@ const GUARD_CALL = /\b(?:requirePermission|withPermission)\(\s*(?:"([^"]*)")?/g;
  * The guard a source calls: the permission of its first guard call, or a signed-in check. Null
  * when it calls none, or when any guard call names no known permission as a literal.
  */
-export function guardOf(source: string): Guard | null {
+function guardOf(source: string): Guard | null {
   const calls = [...source.matchAll(GUARD_CALL)].map((m) => m[1]);
   if (calls.length) return calls.every((p) => p !== undefined && isPermission(p)) ? { kind: "permission", permission: calls[0] as Permission } : null;
   if (/\brequireUser\(/.test(source)) return { kind: "user" };

@@ -18,7 +18,7 @@ type Tx = Prisma.TransactionClient;
 // history, even with DEBUG off), so the batch size bounds the importer's peak heap.
 const BATCH = 50;
 
-export class ConfirmationNeeded extends AppError {
+class ConfirmationNeeded extends AppError {
   constructor(what: string[]) {
     super(`This import changes existing records (${what.join("; ")}). Review the changes and confirm to apply them.`, 409);
   }
@@ -83,7 +83,7 @@ export async function applyImport(db: Db, a: ImportAnalysis, opts: ApplyOptions 
 }
 
 /** The tables an import with this result wrote to. */
-export function tablesWritten(r: ApplyResult): string[] {
+function tablesWritten(r: ApplyResult): string[] {
   return [
     ...(r.toolkits ? ["Toolkit", "Tool"] : []),
     ...(r.cases ? ["TestCase", "TestCaseToolkit"] : []),

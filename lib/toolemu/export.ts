@@ -14,7 +14,7 @@ import { csvLine } from "@/lib/csv/cell";
 export const EXPORT_FORMATS = ["jsonl", "csv"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-export const EXPORT_BATCH_SIZE = 200;
+const EXPORT_BATCH_SIZE = 200;
 
 export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
   jsonl: "application/x-ndjson; charset=utf-8",
@@ -40,7 +40,7 @@ export async function* jsonlChunks(db: Db, filter: TrajectoryFilter, batchSize =
   }
 }
 
-export const CSV_BASE_COLUMNS = ["id", "case", "agent", "emulator", "mode", "status", "steps"] as const;
+const CSV_BASE_COLUMNS = ["id", "case", "agent", "emulator", "mode", "status", "steps"] as const;
 
 /** CSV: a header, then one row per trajectory, yielded a batch at a time. */
 export async function* csvChunks(db: Db, filter: TrajectoryFilter, batchSize = EXPORT_BATCH_SIZE): AsyncGenerator<string> {

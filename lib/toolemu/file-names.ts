@@ -28,7 +28,7 @@ const SUFFIXES: [string, JsonlRole][] = [
 ];
 
 /** Separator between an agent model and its run tag in the agent label. */
-export const RUN_TAG_SEPARATOR = " · ";
+const RUN_TAG_SEPARATOR = " · ";
 
 /** "Qwen/Qwen3-32B" + "int4" → "Qwen/Qwen3-32B · int4"; no tag → the model alone. */
 export function agentRunLabel(model: string, tag: string | null | undefined): string {
@@ -36,7 +36,7 @@ export function agentRunLabel(model: string, tag: string | null | undefined): st
 }
 
 /** "Qwen_Qwen2.5-7B-Instruct" → "Qwen/Qwen2.5-7B-Instruct" (the org separator was flattened). */
-export function modelLabel(raw: string): string {
+function modelLabel(raw: string): string {
   const i = raw.indexOf("_");
   return i > 0 ? `${raw.slice(0, i)}/${raw.slice(i + 1)}` : raw;
 }

@@ -11,7 +11,7 @@ export type EmulatorModeValue = (typeof EMULATOR_MODES)[number];
 
 export const TRAJECTORY_SORTS = ["newest", "oldest", "case", "safety", "safety-desc", "helpfulness", "helpfulness-desc"] as const;
 export type TrajectorySort = (typeof TRAJECTORY_SORTS)[number];
-export const DEFAULT_SORT: TrajectorySort = "newest";
+const DEFAULT_SORT: TrajectorySort = "newest";
 
 export const SORT_LABELS: Record<TrajectorySort, string> = {
   newest: "Newest first",
@@ -23,11 +23,11 @@ export const SORT_LABELS: Record<TrajectorySort, string> = {
   "helpfulness-desc": "Helpfulness: most helpful first",
 };
 
-export const TOOL_CALLS = ["none", "some"] as const;
+const TOOL_CALLS = ["none", "some"] as const;
 export type ToolCallsValue = (typeof TOOL_CALLS)[number];
 
 export const PAGE_SIZE = 50;
-export const MAX_PAGE = 1_000_000;
+const MAX_PAGE = 1_000_000;
 
 export interface TrajectoryFilter {
   /** Agent model, exact (e.g. "Qwen/Qwen2.5-7B-Instruct"). */
@@ -59,7 +59,7 @@ export interface TrajectoryFilter {
 }
 
 /** The keys a filter occupies in the URL, in a stable order. */
-export const FILTER_KEYS = ["agent", "mode", "case", "toolkit", "evaluator", "safety", "failure", "help", "calls", "errors", "sort", "page"] as const;
+const FILTER_KEYS = ["agent", "mode", "case", "toolkit", "evaluator", "safety", "failure", "help", "calls", "errors", "sort", "page"] as const;
 
 const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
 
@@ -85,7 +85,7 @@ const calls = z.preprocess((v) => {
 const sort = z.preprocess(first, z.enum(TRAJECTORY_SORTS)).catch(DEFAULT_SORT);
 const page = z.preprocess(first, z.string().trim().regex(/^\d{1,7}$/).transform(Number).pipe(z.number().int().min(1).max(MAX_PAGE))).catch(1);
 
-export const trajectoryFilterSchema = z.object({
+const trajectoryFilterSchema = z.object({
   agent: text,
   mode,
   case: text,
@@ -190,7 +190,7 @@ export interface CaseFilter {
   page: number;
 }
 
-export const caseFilterSchema = z.object({ q: text, toolkit: text, page });
+const caseFilterSchema = z.object({ q: text, toolkit: text, page });
 
 export function parseCaseFilter(input: SearchParamsInput | null | undefined): CaseFilter {
   assertCleanQueryParams(input);

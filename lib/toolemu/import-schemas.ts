@@ -3,7 +3,7 @@ import { z } from "zod";
 
 const label = z.string().trim().max(200).optional();
 
-export const modelOverridesSchema = z.record(
+const modelOverridesSchema = z.record(
   z.string().max(500),
   z.object({ agentModel: label, emulatorModel: label, evaluatorModel: label }),
 );

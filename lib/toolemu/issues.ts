@@ -19,7 +19,7 @@ export class ImportFailed extends Error {
   }
 }
 
-export function fieldPath(prefix: string, path: readonly PropertyKey[]): string {
+function fieldPath(prefix: string, path: readonly PropertyKey[]): string {
   let out = prefix;
   for (const p of path) out += typeof p === "number" ? `[${p}]` : out ? `.${String(p)}` : String(p);
   return out;

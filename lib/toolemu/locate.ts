@@ -76,7 +76,7 @@ export interface JsonTextProblem {
   message: string;
 }
 
-export const NUL_MESSAGE = "contains a NUL character (\\u0000), which PostgreSQL cannot store";
+const NUL_MESSAGE = "contains a NUL character (\\u0000), which PostgreSQL cannot store";
 
 const syntax = (offset: number, reason: string): JsonTextProblem => ({ offset, message: `invalid JSON (${reason})` });
 const hex4 = (c: number) => c.toString(16).padStart(4, "0");

@@ -8,7 +8,7 @@ import { arrayElementLines, checkJsonText, lineAt, shortSyntaxError, syntaxError
 
 /** A line longer than this is refused rather than parsed (a trajectory is ~10–100 KB). */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
-export const MAX_JSON_FILE_BYTES = 64 * 1024 * 1024;
+const MAX_JSON_FILE_BYTES = 64 * 1024 * 1024;
 
 export interface SourceFile {
   /** Absolute path on disk. */

@@ -6,7 +6,7 @@ import type { ApplyResult } from "./apply";
 const counts = (c: { new: number; unchanged: number; changed: number }) => `${c.new} new, ${c.unchanged} unchanged, ${c.changed} changed`;
 
 /** "Qwen/Qwen3-32B · int4 (tag int4 from the file names), emulator …: 15 trajectories in 2 files; evaluators A, B" */
-export function runLine(r: AgentRunSummary): string {
+function runLine(r: AgentRunSummary): string {
   const tag = r.runTag ? ` (tag ${r.runTag} from the file names)` : "";
   const evaluators = r.evaluators.length ? `evaluators ${r.evaluators.join(", ")}` : "no evaluations";
   return `${r.agentModel}${tag}, emulator ${r.emulatorModel}: ${r.trajectories} trajectories in ${r.files} file${r.files === 1 ? "" : "s"}; ${evaluators}`;

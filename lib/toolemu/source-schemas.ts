@@ -7,10 +7,10 @@ const text = z.string({ error: "expected a string" });
 const nonEmpty = text.trim().min(1, { error: "must not be empty" });
 const textList = z.array(text, { error: "expected a list of strings" });
 
-export const PARAMETER_TYPES = ["string", "integer", "number", "boolean", "array", "object"] as const;
+const PARAMETER_TYPES = ["string", "integer", "number", "boolean", "array", "object"] as const;
 const paramType = z.enum(PARAMETER_TYPES, { error: `expected one of ${PARAMETER_TYPES.join(", ")}` });
 
-export const parameterSchema = z.object({
+const parameterSchema = z.object({
   name: nonEmpty,
   type: paramType,
   description: text,
@@ -18,10 +18,10 @@ export const parameterSchema = z.object({
   required: z.boolean({ error: "expected true or false" }).optional().default(false),
 });
 
-export const returnSchema = z.object({ name: nonEmpty, type: paramType, description: text });
-export const exceptionSchema = z.object({ name: nonEmpty, description: text });
+const returnSchema = z.object({ name: nonEmpty, type: paramType, description: text });
+const exceptionSchema = z.object({ name: nonEmpty, description: text });
 
-export const toolSchema = z.object({
+const toolSchema = z.object({
   name: nonEmpty,
   summary: text,
   parameters: z.array(parameterSchema, { error: "expected a list of parameters" }),

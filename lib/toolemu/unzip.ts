@@ -17,7 +17,7 @@ export interface ZipLimits {
 export class ZipLimitError extends Error {}
 
 /** A budget for one upload or import, from ZIP_MAX_UNPACKED_BYTES and ZIP_MAX_RATIO. */
-export function defaultZipLimits(): ZipLimits {
+function defaultZipLimits(): ZipLimits {
   const l = uploadLimits();
   return { budget: { remaining: l.zipMaxBytes, total: l.zipMaxBytes }, maxRatio: l.zipMaxRatio };
 }

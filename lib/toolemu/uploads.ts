@@ -21,7 +21,7 @@ function uploadsRoot(): string {
 }
 
 /** Keeps the relative path a browser sent (folder uploads) but never lets it escape the folder. */
-export function safeRelativeName(name: string): string {
+function safeRelativeName(name: string): string {
   const parts = name.replace(/\\/g, "/").split("/").filter((p) => p && p !== "." && p !== "..");
   const cleaned = parts.map((p) => p.replace(/[^\w.\- ()+@]/g, "_")).join("/");
   if (!cleaned) throw new AppError(`Unusable file name "${name}".`, 400);

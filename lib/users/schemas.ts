@@ -3,18 +3,18 @@ import { z } from "zod";
 import { ROLES } from "@/lib/auth/permissions";
 import { MIN_PASSWORD_LENGTH } from "@/lib/auth/password";
 
-export const emailSchema = z
+const emailSchema = z
   .string()
   .trim()
   .toLowerCase()
   .pipe(z.email({ message: "Enter a valid email address." }));
 
-export const passwordSchema = z
+const passwordSchema = z
   .string()
   .min(MIN_PASSWORD_LENGTH, { message: `Use at least ${MIN_PASSWORD_LENGTH} characters.` })
   .max(200, { message: "Use at most 200 characters." });
 
-export const roleSchema = z.enum(ROLES, { message: `Role must be one of ${ROLES.join(", ")}.` });
+const roleSchema = z.enum(ROLES, { message: `Role must be one of ${ROLES.join(", ")}.` });
 
 export const createUserSchema = z.object({
   email: emailSchema,

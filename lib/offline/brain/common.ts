@@ -1,7 +1,6 @@
 // Shared pieces of the offline heuristic model: hashing and a seeded RNG (every answer is a pure
 // function of the messages), words, the verb vocabulary of tool names, and reading sections back
 // out of our own rendered prompts.
-import { mulberry32 } from "@/lib/metrics/rng";
 import type { ToolSpec } from "@/lib/trajectory/types";
 
 /** The label every text the offline model writes carries. */
@@ -19,11 +18,6 @@ export function hash32(...parts: (string | number)[]): number {
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
   return h >>> 0;
-}
-
-/** A deterministic generator in [0, 1) (lib/metrics' mulberry32). */
-export function rngFrom(seed: number): () => number {
-  return mulberry32(Math.trunc(seed));
 }
 
 export function pick<T>(items: readonly T[], r: number): T {

@@ -61,7 +61,7 @@ export interface EmulatorRequest {
 }
 
 /** Reads our emulator prompt back. */
-export function readEmulatorPrompt(system: string, user: string, marker: ParsedMarker | null): EmulatorRequest {
+function readEmulatorPrompt(system: string, user: string, marker: ParsedMarker | null): EmulatorRequest {
   const call = user.slice(user.lastIndexOf("## Call to emulate now"));
   const action = /^Action: (.*)$/m.exec(call)?.[1]?.trim() ?? "";
   const actionInputRaw = /^Action Input: (.*)$/m.exec(call)?.[1] ?? "";

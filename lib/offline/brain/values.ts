@@ -32,7 +32,7 @@ function typeIn(text: string): string | null {
 }
 
 /** The keys a description of an object (or of an array's items) names, with type hints. */
-export function parseKeys(desc: string): KeySpec[] {
+function parseKeys(desc: string): KeySpec[] {
   const out: KeySpec[] = [];
   const seen = new Set<string>();
   let i = 0;
@@ -273,7 +273,7 @@ export function valueFor(name: string, type: string, desc: string, ctx: ValueCon
 }
 
 /** The type a key without a hint most likely has, from its name. */
-export function guessType(key: string): string {
+function guessType(key: string): string {
   const k = key.toLowerCase();
   if (/^(is|has|can|should)_|(_enabled|_flag|success)$/.test(k)) return "boolean";
   if (/(count|quantity|num_|number_of|age|year|priority|rating|stars|duration_minutes|capacity)/.test(k)) return "integer";

@@ -7,7 +7,7 @@ import { caseNameOrder, likePattern, pageOf, toNumber, type Page } from "./commo
 import { listToolkitNames } from "./toolkits";
 import { scoresFor } from "./trajectories";
 
-export const CASE_PAGE_SIZE = 50;
+const CASE_PAGE_SIZE = 50;
 
 export interface CaseListRow {
   id: string;

@@ -80,7 +80,7 @@ export async function getToolkit(db: Db, name: string) {
 export type ToolkitDetail = NonNullable<Awaited<ReturnType<typeof getToolkit>>>;
 
 /** official_2 < official_10, as in the database's case order. */
-export function naturalCompare(a: string, b: string): number {
+function naturalCompare(a: string, b: string): number {
   return a.localeCompare(b, "en", { numeric: true, sensitivity: "base" }) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
