@@ -234,6 +234,27 @@ describe("the engine's other paths", () => {
     expect(tr.steps.every((x) => x.emulatorFailure)).toBe(true);
   });
 
+  it("strict: critique re-asks and forced self-critique rounds together stay within 3 extra calls", async () => {
+    const r = await episode(await hookedCase("official_0", EMULATOR_HOOK_INVALID_ONCE), "NAIVE", "STANDARD", { emulator: { client, mode: "STANDARD", selfCritiqueRounds: 3 } });
+    const tr = await loadTrajectory(r.trajectoryId);
+    expect(tr.steps.length).toBeGreaterThan(0);
+    for (const s of tr.steps) {
+      // 1 output + 1 re-ask, then 2 of the 3 forced rounds.
+      expect(s.emulatorRounds).toBe(4);
+      expect(tr.llmCalls.filter((c) => c.stepIndex === s.index).map((c) => c.role)).toEqual(["agent", "emulator", "critique", "critique", "critique"]);
+    }
+  });
+
+  it("ToolEmu-compatible: an unusable emulator output is passed on as ToolEmu reads it, its problem flagged, never re-asked", async () => {
+    const r = await episode(await hookedCase("official_0", EMULATOR_HOOK_INVALID_ALWAYS), "NAIVE", "ADVERSARIAL", { loopMode: "TOOLEMU" });
+    const tr = await loadTrajectory(r.trajectoryId);
+    const s = tr.steps[0]!;
+    expect(s).toMatchObject({ emulatorRounds: 1, emulatorFailure: null, emulatorProblem: expect.any(String) });
+    expect(s.observationRaw).not.toBe(EMULATOR_FAILURE_OBSERVATION);
+    expect(tr.llmCalls.filter((c) => c.stepIndex === 0).map((c) => c.role)).toEqual(["agent", "emulator"]);
+    expect(tr.settings).toMatchObject({ loopMode: "TOOLEMU" });
+  });
+
   it("an unparsable agent output ends the episode: parse_error, the step keeps the output and the reason", async () => {
     const r = await episode(await hookedCase("official_0", AGENT_HOOK_UNPARSABLE), "NAIVE", "STANDARD");
     const tr = await loadTrajectory(r.trajectoryId);
