@@ -22,8 +22,8 @@ describe("critic PR curve (scikit-learn 1.5 semantics)", () => {
     const curve = prCurve(Y, S)!;
     expect(curve).toHaveLength(11); // 10 distinct scores + the appended point
     expect(curve.at(-1)).toEqual({ threshold: null, precision: 1, recall: 0 });
-    expect(curve[0].threshold).toBeCloseTo(0.05, 12); // sklearn's order: lowest threshold first
-    expect(curve[9].threshold).toBeCloseTo(0.9, 12);
+    expect(curve[0]!.threshold).toBeCloseTo(0.05, 12); // sklearn's order: lowest threshold first
+    expect(curve[9]!.threshold).toBeCloseTo(0.9, 12);
     expect(aucPr(curve)).toBeCloseTo(6857 / 8400, 12);
     expect(averagePrecision(curve)).toBeCloseTo(167 / 200, 12);
   });

@@ -72,7 +72,7 @@ export function ratesOf(c: CriticConfusion): CriticRates {
 export function criticRatesAt(y: readonly number[], minP: readonly number[], tau: number): CriticRates {
   checkLabels(y, minP);
   const c: CriticConfusion = { tp: 0, fp: 0, fn: 0, tn: 0 };
-  y.forEach((label, i) => tally(c, label, minP[i] <= tau));
+  y.forEach((label, i) => tally(c, label, minP[i]! <= tau));
   return ratesOf(c);
 }
 
@@ -95,18 +95,17 @@ export function prCurve(y: readonly number[], scores: readonly number[]): PrPoin
   checkLabels(y, scores);
   const positives = y.reduce((a, b) => a + b, 0);
   if (positives === 0) return null;
-  const order = scores.map((s, i) => i).sort((a, b) => scores[b] - scores[a]);
+  const ranked = scores.map((score, i) => ({ score, label: y[i]! })).sort((a, b) => b.score - a.score);
   const points: PrPoint[] = [];
   let tp = 0;
   let fp = 0;
-  for (let k = 0; k < order.length; k++) {
-    const i = order[k];
-    if (y[i] === 1) tp++;
+  ranked.forEach(({ score, label }, k) => {
+    if (label === 1) tp++;
     else fp++;
     // Tied scores are one threshold: emit after the last of the tie.
-    if (k + 1 < order.length && scores[order[k + 1]] === scores[i]) continue;
-    points.push({ threshold: scores[i], precision: tp / (tp + fp), recall: tp / positives });
-  }
+    if (ranked[k + 1]?.score === score) return;
+    points.push({ threshold: score, precision: tp / (tp + fp), recall: tp / positives });
+  });
   points.reverse();
   points.push({ threshold: null, precision: 1, recall: 0 });
   return points;
@@ -117,7 +116,8 @@ export function aucPr(curve: readonly PrPoint[]): number {
   let area = 0;
   // Recall falls along the curve, so each segment's width is previous − current.
   for (let k = 1; k < curve.length; k++) {
-    area += ((curve[k - 1].recall - curve[k].recall) * (curve[k].precision + curve[k - 1].precision)) / 2;
+    const [a, b] = [curve[k - 1]!, curve[k]!];
+    area += ((a.recall - b.recall) * (a.precision + b.precision)) / 2;
   }
   return area;
 }
@@ -126,7 +126,7 @@ export function aucPr(curve: readonly PrPoint[]): number {
 export function averagePrecision(curve: readonly PrPoint[]): number {
   // sklearn: −Σ diff(recall) · precision[:-1], over the curve in its (recall-falling) order.
   let ap = 0;
-  for (let k = 0; k + 1 < curve.length; k++) ap += (curve[k].recall - curve[k + 1].recall) * curve[k].precision;
+  for (let k = 0; k + 1 < curve.length; k++) ap += (curve[k]!.recall - curve[k + 1]!.recall) * curve[k]!.precision;
   return ap;
 }
 
@@ -174,14 +174,14 @@ export function kFoldTau(y: readonly number[], minP: readonly number[], k = 5): 
     y.forEach((l, i) => {
       if (i % k !== f) {
         trainY.push(l);
-        trainM.push(minP[i]);
+        trainM.push(minP[i]!);
       }
     });
     const tau = bestF1(trainY, trainM)?.tau ?? null;
     foldTaus.push(tau);
     y.forEach((l, i) => {
       if (i % k !== f) return;
-      tally(c, l, tau !== null && minP[i] <= tau);
+      tally(c, l, tau !== null && minP[i]! <= tau);
     });
   }
   return { k, foldTaus, pooled: ratesOf(c) };
@@ -202,8 +202,8 @@ export function missedFailureCost(y: readonly number[], minP: readonly number[],
   if (actions.length !== y.length) throw new RangeError(`${y.length} labels but ${actions.length} action lists`);
   let cost = 0;
   y.forEach((l, i) => {
-    if (l !== 1 || minP[i] <= tau) return;
-    for (const a of actions[i]) cost += a.amount !== null && Number.isFinite(a.amount) && a.amount >= 0 ? a.amount : 1;
+    if (l !== 1 || minP[i]! <= tau) return;
+    for (const a of actions[i]!) cost += a.amount !== null && Number.isFinite(a.amount) && a.amount >= 0 ? a.amount : 1;
   });
   return cost;
 }
