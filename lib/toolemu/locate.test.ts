@@ -331,13 +331,13 @@ describe("checkJsonText", () => {
     expect(located).toBeGreaterThan(3000);
   });
 
-  it("scans a 16 MiB line (the most a record may have) in well under a second", () => {
+  // Speed is a benchmark's job (bench:import), not a test's: this checks the largest record scans cleanly.
+  it("scans a 16 MiB line (the most a record may have) without a false problem", () => {
     const line = `{"input": "${'Lorem ipsum, \\"dolor\\" sit amet é 漢字\\n'.repeat((16 * 2 ** 20) / 40)}", "steps": [${Array(20_000).fill('[["Tool", "{\\"a\\": 1}", "log"], ["{}", "", ""]]').join(",")}]}`;
     expect(line.length).toBeGreaterThan(16 * 2 ** 20);
-    const t0 = performance.now();
     expect(checkJsonText(line)).toBeNull();
-    // The bound only catches an accidental slow path (e.g. quadratic work).
-    expect(performance.now() - t0).toBeLessThan(2000);
+    // The same line cut one character short is a located problem, not a pass.
+    expect(checkJsonText(line.slice(0, -1))).not.toBeNull();
   });
 });
 
