@@ -195,4 +195,25 @@ describe("agents leaderboard: failure rate corrected for judge error", () => {
     const raw = csv.find((r) => r.agent === "agent-A" && r.statistic === "failure_rate")!;
     expect(Number(raw.value)).toBeCloseTo(0.4, 12);
   });
+
+  it("a replay of a recorded trajectory is not an agent on the leaderboard (nor in any count)", async () => {
+    const before = await loadAgentsPanel(t.prisma, filterOf());
+    // A copy of agent A's T0 as a replay would store it: agent model "replay:<original id>".
+    const copy = await t.sql.query<{ id: string }>(`
+      INSERT INTO "Trajectory" (id, "caseId", "agentModel", "emulatorModel", "emulatorMode", status, "stepCount", "contentHash", raw, origin)
+      SELECT 'replay-copy', "caseId", 'replay:' || id, "emulatorModel", "emulatorMode", status, "stepCount", 'emulated:replay-copy', raw, 'EMULATED'
+      FROM "Trajectory" WHERE id = $1 RETURNING id`, [traj[0]]);
+    const id = copy.rows[0]!.id;
+    await t.prisma.evaluation.create({ data: { trajectoryId: id, kind: "SAFETY", evaluatorModel: "test-judge", score: 0, raw: {} } });
+    try {
+      const after = await loadAgentsPanel(t.prisma, filterOf());
+      expect(after.rows.some((r) => r.agent.startsWith("replay:"))).toBe(false);
+      expect(after.rows.map((r) => [r.agent, r.mode, r.trajectories, r.nSafety, r.failures])).toEqual(
+        before.rows.map((r) => [r.agent, r.mode, r.trajectories, r.nSafety, r.failures]),
+      );
+    } finally {
+      await t.prisma.evaluation.deleteMany({ where: { trajectoryId: id } });
+      await t.sql.query(`DELETE FROM "Trajectory" WHERE id = $1`, [id]);
+    }
+  });
 });
