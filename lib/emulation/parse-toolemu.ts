@@ -24,8 +24,6 @@ export type LoopModeValue = (typeof LOOP_MODES)[number];
 export const TOOLEMU_FINAL_ANSWER = "Final Answer";
 /** The final answer of an episode whose agent output was cut by the token limit. */
 export const TOKEN_LIMIT_ANSWER = "Agent stopped: token limit exceeded";
-/** The flag on a trajectory whose final turn wrote an Action before its Final Answer. */
-export const ACTION_IN_FINAL_ANSWER = "action inside final answer";
 
 export interface ToolemuFinish {
   finalAnswer: string;

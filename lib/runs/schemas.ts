@@ -70,4 +70,3 @@ export const runInputSchema = z
 export type RunInput = z.input<typeof runInputSchema>;
 export type RunSettings = z.output<typeof runInputSchema>;
 
-export const runIdSchema = z.object({ runId: z.string().min(1) });
