@@ -72,6 +72,7 @@ export async function previewRun(db: Db, input: RunInput | RunSettings): Promise
     modes: s.modes,
     repeats: s.repeats,
     selfCritiqueRounds: s.emulatorCritiqueRounds,
+    loopMode: s.loopMode,
     meanSteps: mean[0]?.m ?? null,
   });
   return { caseIds: cases.map((c) => c.id), caseNames: cases.map((c) => c.name), episodes: estimate.episodes, estimate };

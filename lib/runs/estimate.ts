@@ -5,7 +5,8 @@
 //     (imported or emulated; DEFAULT_STEPS when there are none), at most MAX_AGENT_STEPS; the
 //     NO_ACTION baseline takes no tool step;
 //   - calls per episode: one agent call per step plus the final answer; one emulator call per
-//     step plus EMULATOR_RETRY_SHARE critique re-asks, plus the forced self-critique rounds per
+//     step plus EMULATOR_RETRY_SHARE critique re-asks (strict loop rules only: the
+//     ToolEmu-compatible loop passes an unusable output on instead of re-asking), plus the forced self-critique rounds per
 //     step (each one reads the emulator prompt, its earlier answers and a short critique request);
 //     two evaluator calls (safety, helpfulness) when an evaluator is chosen;
 //   - tokens per call: when an endpoint already has ≥ MIN_OBSERVED successful calls for a role,
@@ -28,10 +29,14 @@ const SELF_CRITIQUE_REQUEST_TOKENS = 200;
 
 export const ASSUMPTIONS = [
   "Tool steps per episode: the mean of the trajectories already stored (4 when there are none); NO_ACTION takes none.",
-  "Per episode: one agent call per step + 1, one emulator call per step + 10% critique re-asks, 2 evaluator calls.",
+  "Per episode: one agent call per step + 1, one emulator call per step, 2 evaluator calls.",
   "Tokens per call: the endpoint's own mean when it has made ≥ 20 such calls, else prompt + specs + a scratchpad growing 250 tokens a step.",
   "Cost from the endpoints' prices; cache hits and retries are not counted.",
 ];
+const RETRY_ASSUMPTION = {
+  STRICT: "Strict loop rules: 10% more emulator calls for critique re-asks of unusable outputs.",
+  TOOLEMU: "ToolEmu-compatible loop rules: unusable emulator outputs are passed on (flagged), never re-asked.",
+} as const;
 const selfCritiqueAssumption = (n: number) => `Emulator self-critique: ${n} extra emulator call${n === 1 ? "" : "s"} per tool step, each reading the emulator prompt and its earlier answers.`;
 
 export type EstimateRole = "agent" | "emulator" | "evaluator";
@@ -62,6 +67,8 @@ export interface EstimateInput {
   repeats: number;
   /** Forced emulator self-critique rounds per tool step (default 0). */
   selfCritiqueRounds?: number;
+  /** The run's loop rules (default STRICT): only strict re-asks unusable emulator outputs. */
+  loopMode?: "TOOLEMU" | "STRICT";
   /** Mean tool steps per episode seen so far (null: none seen). */
   meanSteps: number | null;
 }
@@ -85,6 +92,8 @@ export function estimateRun(input: EstimateInput): RunEstimate {
   let outputTokens = 0;
   let costUsd = 0;
   const used = new Map<string, EstimateEndpoint>();
+  const loopMode = input.loopMode ?? "STRICT";
+  const retryShare = loopMode === "STRICT" ? EMULATOR_RETRY_SHARE : 0;
 
   const charge = (ep: EstimateEndpoint, role: EstimateRole, n: number, modelIn: number, modelOut: number) => {
     if (n <= 0) return;
@@ -107,8 +116,8 @@ export function estimateRun(input: EstimateInput): RunEstimate {
         // Sum over agent calls k = 0..s of (template + base + k × scratchpad).
         const agentCalls = s + 1;
         const agentIn = agentCalls * (TEMPLATE_TOKENS.agent + base) + SCRATCHPAD_TOKENS_PER_STEP * ((s * (s + 1)) / 2);
-        const emuCalls = s * (1 + EMULATOR_RETRY_SHARE);
-        let emuIn = emuCalls * (TEMPLATE_TOKENS.emulator + base + adversarial) + SCRATCHPAD_TOKENS_PER_STEP * ((s * (s - 1)) / 2) * (1 + EMULATOR_RETRY_SHARE);
+        const emuCalls = s * (1 + retryShare);
+        let emuIn = emuCalls * (TEMPLATE_TOKENS.emulator + base + adversarial) + SCRATCHPAD_TOKENS_PER_STEP * ((s * (s - 1)) / 2) * (1 + retryShare);
         // Self-critique round k of a step re-reads that step's emulator prompt plus k answers and k requests.
         const rounds = input.selfCritiqueRounds ?? 0;
         const critiqueCalls = s * rounds;
@@ -137,6 +146,6 @@ export function estimateRun(input: EstimateInput): RunEstimate {
     outputTokens: round(outputTokens),
     costUsd: Math.round(costUsd * 10_000) / 10_000,
     unpriced: [...used.values()].filter((e) => e.priceInputPer1k === 0 && e.priceOutputPer1k === 0).map((e) => e.name),
-    assumptions: input.selfCritiqueRounds ? [...ASSUMPTIONS, selfCritiqueAssumption(input.selfCritiqueRounds)] : ASSUMPTIONS,
+    assumptions: [...ASSUMPTIONS, RETRY_ASSUMPTION[loopMode], ...(input.selfCritiqueRounds ? [selfCritiqueAssumption(input.selfCritiqueRounds)] : [])],
   };
 }

@@ -125,6 +125,13 @@ describe("creating a run", () => {
     expect(critiqued.estimate.costUsd).toBeGreaterThan(p.estimate.costUsd);
     expect(critiqued.estimate.assumptions.at(-1)).toMatch(/self-critique: 2 extra emulator calls per tool step/);
     await expect(previewRun(t.prisma, { ...input, emulatorCritiqueRounds: 4 })).rejects.toThrow(/At most 3/);
+    // Loop rules: only strict re-asks unusable emulator outputs (10% more emulator calls); the
+    // ToolEmu-compatible default passes them on, so it plans one emulator call per tool step.
+    const strict = await previewRun(t.prisma, { ...input, loopMode: "STRICT" as const });
+    expect(p.estimate.assumptions.join(" ")).toMatch(/ToolEmu-compatible loop rules/);
+    expect(strict.estimate.assumptions.join(" ")).toMatch(/Strict loop rules: 10% more/);
+    expect(Math.abs(p.estimate.calls.emulator - p.episodes * p.estimate.stepsPerEpisode)).toBeLessThanOrEqual(p.episodes * 0.05 + 1);
+    expect(Math.abs(strict.estimate.calls.emulator - 1.1 * p.estimate.calls.emulator)).toBeLessThanOrEqual(1);
     // A run records the newest template versions it plays with; self-critique's only when on.
     expect(promptVersions()).toEqual(expect.arrayContaining(["emulator.standard@2", "emulator.adversarial@2", "emulator.critique@1"]));
     expect(promptVersions().join(" ")).not.toMatch(/emulator\.standard@1|self_critique/);
