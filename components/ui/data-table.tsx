@@ -14,7 +14,7 @@ export interface ColumnSort {
   active?: SortDirection;
   /** URL-driven: the link that applies the next sort. */
   href?: string;
-  /** Client-side: what clicking does. */
+  /** Client-side: what clicking does. Neither href nor onClick: a fixed order, shown but not clickable. */
   onClick?: () => void;
   title?: string;
   testId?: string;
@@ -48,19 +48,22 @@ interface Props<R> {
   pad?: string;
   headerPad?: string;
   headClassName?: string;
+  /** aria-busy on the table (an action on a row is in flight). */
+  busy?: boolean;
 }
 
 function SortHeading({ label, sort }: { label: ReactNode; sort: ColumnSort }) {
   const arrow = <span aria-hidden="true" className={sort.active ? "text-indigo-600" : "text-slate-300"}>{sort.active === "descending" ? "▼" : sort.active === "ascending" ? "▲" : "↕"}</span>;
   const cls = "inline-flex items-center gap-1 uppercase hover:text-slate-900";
+  if (!sort.href && !sort.onClick) return <span className="inline-flex items-center gap-1 uppercase" title={sort.title} data-testid={sort.testId}>{label}{arrow}</span>;
   if (sort.href) return <Link href={sort.href} className={cls} title={sort.title} data-testid={sort.testId}>{label}{arrow}</Link>;
   return <button type="button" className={cls} onClick={sort.onClick} title={sort.title} data-testid={sort.testId}>{label}{arrow}</button>;
 }
 
-export function DataTable<R>({ rows, columns, rowKey, rowProps, rowClassName = "align-top hover:bg-slate-50", testId, caption, pad = "px-4 py-2.5", headerPad = "px-4 py-2", headClassName = "bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500" }: Props<R>) {
+export function DataTable<R>({ rows, columns, rowKey, rowProps, rowClassName = "align-top hover:bg-slate-50", testId, caption, pad = "px-4 py-2.5", headerPad = "px-4 py-2", headClassName = "bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500", busy }: Props<R>) {
   return (
     <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
-      <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid={testId}>
+      <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid={testId} aria-busy={busy}>
         {caption && <caption className="sr-only">{caption}</caption>}
         <thead className={headClassName}>
           <tr>
