@@ -12,6 +12,7 @@ import { TrajectoryPager } from "@/components/toolemu/trajectory-pager";
 import { caseHref } from "@/components/toolemu/case-link-list";
 import { MODE_LABELS, STATUS_LABELS, decodeParam, formatDate, shortModel } from "@/components/toolemu/format";
 import { fmtInt, fmtUsd } from "@/components/ui/format";
+import { PageHeader } from "@/components/ui/page-header";
 import { KIND_LABELS } from "@/components/toolemu/score-scale";
 import { ReplayButton } from "@/components/toolemu/replay-button";
 import { replayTrajectoryAction } from "@/app/(app)/trajectories/_actions/replay";
@@ -46,12 +47,10 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
         <TrajectoryPager prevHref={prevHref} nextHref={nextHref} listHref={listHref} position={neighbours?.position ?? null} total={neighbours?.total ?? null} />
       </div>
 
-      <header className="mb-6 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-        <div className="flex flex-wrap items-start justify-between gap-4">
-          <div className="min-w-0">
-            <h1 className="text-2xl font-semibold tracking-tight">
-              Trajectory of <Link href={caseHref(t.case.name)} className="text-indigo-700 hover:underline" data-testid="case-link">{t.case.name}</Link>
-            </h1>
+      <PageHeader
+        card
+        title={<>Trajectory of <Link href={caseHref(t.case.name)} className="text-indigo-700 hover:underline" data-testid="case-link">{t.case.name}</Link></>}
+        meta={
             <dl className="mt-2 flex flex-wrap gap-x-6 gap-y-1 text-sm">
               <div><dt className="inline text-slate-500">Agent </dt><dd className="inline font-medium" title={t.agentModel}>{t.agentModel}</dd></div>
               <div><dt className="inline text-slate-500">Emulator </dt><dd className="inline font-medium" title={t.emulatorModel}>{shortModel(t.emulatorModel)} · {MODE_LABELS[t.emulatorMode]}</dd></div>
@@ -67,7 +66,8 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
               )}
               {t.sourceFile && <div className="min-w-0"><dt className="inline text-slate-500">Source </dt><dd className="inline break-all font-mono text-xs" title={t.sourceFile}>{t.sourceFile.split(/[\\/]/).pop()}{t.sourceLine ? `:${t.sourceLine}` : ""}</dd></div>}
             </dl>
-          </div>
+        }
+      >
           {t.origin === "IMPORTED" && can(user.role, "run:create") && <ReplayButton trajectoryId={t.id} action={replayTrajectoryAction} />}
           {t.evaluations.length > 0 && (
             <a href="#evaluations" className="flex flex-wrap gap-6 rounded-lg bg-slate-50 px-3 py-2 hover:bg-slate-100" aria-label="Scores; jump to the evaluations">
@@ -84,8 +84,7 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
               ))}
             </a>
           )}
-        </div>
-      </header>
+      </PageHeader>
 
       <div className="space-y-6">
         <Section id="instruction" title="User instruction">
