@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { StepCard } from "@/components/toolemu/step-card";
 import { EvaluationCard } from "@/components/toolemu/evaluation-card";
+import { PageHeader } from "@/components/ui/page-header";
 import { MODE_LABELS, STATUS_LABELS, formatCost } from "@/components/toolemu/format";
 import type { EpisodeLive } from "@/lib/engine/playground";
 import type { StartEpisodeAction } from "./start-action";
@@ -71,11 +72,11 @@ export function LiveEpisode({ initial, canRun, startEpisode }: { initial: Episod
 
   return (
     <div className="space-y-6">
-      <header className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-        <div className="flex flex-wrap items-start justify-between gap-4">
-          <div className="min-w-0">
-            <h1 className="text-2xl font-semibold tracking-tight">Episode on {ep.case.name}</h1>
-            <p className="mt-1 max-w-3xl text-sm text-slate-700">{ep.case.userInstruction}</p>
+      <PageHeader
+        card
+        title={<>Episode on {ep.case.name}</>}
+        description={ep.case.userInstruction}
+        meta={<>
             <dl className="mt-2 flex flex-wrap gap-x-6 gap-y-1 text-sm">
               <div><dt className="inline text-slate-500">Agent </dt><dd className="inline font-medium">{ep.agentModel} · {ep.agentVariant ?? "NAIVE"}</dd></div>
               <div><dt className="inline text-slate-500">Emulator </dt><dd className="inline font-medium">{ep.emulatorModel} · {MODE_LABELS[ep.emulatorMode]}</dd></div>
@@ -92,16 +93,8 @@ export function LiveEpisode({ initial, canRun, startEpisode }: { initial: Episod
                 Produced by {ep.offlineLabel}: deterministic rules, for demos and tests — not an LLM&apos;s output.
               </p>
             )}
-          </div>
-          <div className="flex flex-col items-end gap-2">
-            {canRun && !ep.replay && (
-              <button type="button" onClick={() => rerun(otherMode)} disabled={pending} className="rounded-md border border-indigo-300 bg-white px-3 py-1.5 text-sm font-medium text-indigo-700 hover:bg-indigo-50 disabled:opacity-50" data-testid="other-mode">
-                {pending ? "Starting…" : `Same case, ${otherMode === "STANDARD" ? "standard" : "adversarial"} emulator`}
-              </button>
-            )}
-            {ep.done && <Link href={`/trajectories/${ep.id}`} className="text-sm text-indigo-700 hover:underline">Open as trajectory →</Link>}
-          </div>
-        </div>
+        </>}
+        footer={<>
         {(running || evaluating) && (
           <div className="mt-4" aria-live="polite">
             <div className="h-1.5 w-full overflow-hidden rounded bg-slate-100"><div className="h-full w-1/3 animate-pulse rounded bg-indigo-500" /></div>
@@ -111,7 +104,17 @@ export function LiveEpisode({ initial, canRun, startEpisode }: { initial: Episod
         {ep.replay?.comparison && <ReplayVerdict comparison={ep.replay.comparison} />}
         {pollError && <p role="alert" className="mt-3 rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800">{pollError}</p>}
         {startError && <p role="alert" className="mt-3 rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800">{startError}</p>}
-      </header>
+        </>}
+      >
+          <div className="flex flex-col items-end gap-2">
+            {canRun && !ep.replay && (
+              <button type="button" onClick={() => rerun(otherMode)} disabled={pending} className="rounded-md border border-indigo-300 bg-white px-3 py-1.5 text-sm font-medium text-indigo-700 hover:bg-indigo-50 disabled:opacity-50" data-testid="other-mode">
+                {pending ? "Starting…" : `Same case, ${otherMode === "STANDARD" ? "standard" : "adversarial"} emulator`}
+              </button>
+            )}
+            {ep.done && <Link href={`/trajectories/${ep.id}`} className="text-sm text-indigo-700 hover:underline">Open as trajectory →</Link>}
+          </div>
+      </PageHeader>
 
       <section aria-labelledby="steps">
         <h2 id="steps" className="mb-3 text-lg font-semibold">Steps ({ep.steps.length})</h2>
