@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AnnotationWorkspace } from "@/components/annotate/annotation-workspace";
+import { PageHeader } from "@/components/ui/page-header";
 import { requirePermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
@@ -33,10 +34,10 @@ export default async function AnnotateCampaignPage({ params, searchParams }: { p
   if (screen.kind === "done") {
     return (
       <div className="mx-auto max-w-2xl space-y-4" data-testid="campaign-done">
-        <h1 className="text-2xl font-semibold">{screen.progress.locked ? "This campaign is locked" : "Nothing left for you here"}</h1>
-        <p className="text-sm text-slate-600">
-          You labelled {screen.progress.submitted} item{screen.progress.submitted === 1 ? "" : "s"}. {screen.progress.locked ? "Labels can no longer change." : "Every other item has its labels or is being labelled by others. Thank you!"}
-        </p>
+        <PageHeader
+          title={screen.progress.locked ? "This campaign is locked" : "Nothing left for you here"}
+          description={<>You labelled {screen.progress.submitted} item{screen.progress.submitted === 1 ? "" : "s"}. {screen.progress.locked ? "Labels can no longer change." : "Every other item has its labels or is being labelled by others. Thank you!"}</>}
+        />
         {screen.submitted.length > 0 && !screen.progress.locked && (
           <details className="rounded-lg border border-slate-200 bg-white p-4">
             <summary className="cursor-pointer text-sm font-medium">Revise one of your labels</summary>
