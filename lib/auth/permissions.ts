@@ -27,6 +27,10 @@ export const PERMISSIONS = {
   // they see there is blinded whatever their role.
   "annotation:label": ["ANNOTATOR", "RESEARCHER", "PI", "ADMIN"],
   "campaign:manage": STAFF,
+  // InferAct: curating tools' risk levels / critical flags, and answering the online gate's
+  // interventions (a flagged critical call waits for one of these people).
+  "toolkit:curate": ["ADMIN", "RESEARCHER"],
+  "intervention:answer": ["ADMIN", "RESEARCHER", "PI"],
   "campaign:adjudicate": ["ADMIN", "PI"],
   "dashboard:read": STAFF,
   // Staff pick endpoints in the playground and run forms (names, models, prices; never keys).
