@@ -200,26 +200,8 @@ export async function pingEndpoint(db: Db, id: string, options: Omit<ModelClient
  * Settings an admin changed (concurrency, cache, timeout) are kept on later starts.
  */
 export async function ensureOfflineEndpoint(db: Pick<Db, "modelEndpoint">, url: string): Promise<EndpointSettings> {
-  const row = await db.modelEndpoint.upsert({
-    where: { name: OFFLINE_ENDPOINT_NAME },
-    create: {
-      name: OFFLINE_ENDPOINT_NAME,
-      baseUrl: url,
-      model: OFFLINE_MODEL_ID,
-      apiKeyEnv: null,
-      temperature: 0,
-      maxTokens: 2048,
-      timeoutMs: 30_000,
-      maxConcurrency: 16,
-      priceInputPer1k: 0,
-      priceOutputPer1k: 0,
-      // Deterministic and local: a cache saves nothing and would keep old answers after the rules change.
-      cacheEnabled: false,
-      offline: true,
-    },
-    update: { baseUrl: url, model: OFFLINE_MODEL_ID, offline: true },
-  });
-  return toEndpointSettings(row);
+  // The model id is ours to keep right (the rules answer to it); other settings an admin may edit.
+  return ensureLocalEndpoint(db, { name: OFFLINE_ENDPOINT_NAME, model: OFFLINE_MODEL_ID, url, maxTokens: 2048, pinModel: true });
 }
 
 /** The replay endpoint's row: served by the offline model's server, answering from recorded trajectories. */
@@ -230,23 +212,41 @@ export const REPLAY_ENDPOINT_NAME = "replay";
  * the default a new endpoint gets, so a replay also checks that default against real outputs.
  */
 export async function ensureReplayEndpoint(db: Pick<Db, "modelEndpoint">, url: string): Promise<EndpointSettings> {
+  return ensureLocalEndpoint(db, { name: REPLAY_ENDPOINT_NAME, model: REPLAY_ENDPOINT_NAME, url, maxTokens: DEFAULT_MAX_TOKENS, pinModel: false });
+}
+
+interface LocalEndpoint {
+  name: string;
+  model: string;
+  url: string;
+  maxTokens: number;
+  /** Reset the model id on every start (else only the URL follows the server). */
+  pinModel: boolean;
+}
+
+/**
+ * One row for an endpoint served on this machine by our own server (offline: true, free, no key),
+ * created once and then only pointed at the server's current URL, so admin edits survive a restart.
+ */
+async function ensureLocalEndpoint(db: Pick<Db, "modelEndpoint">, e: LocalEndpoint): Promise<EndpointSettings> {
   const row = await db.modelEndpoint.upsert({
-    where: { name: REPLAY_ENDPOINT_NAME },
+    where: { name: e.name },
     create: {
-      name: REPLAY_ENDPOINT_NAME,
-      baseUrl: url,
-      model: REPLAY_ENDPOINT_NAME,
+      name: e.name,
+      baseUrl: e.url,
+      model: e.model,
       apiKeyEnv: null,
       temperature: 0,
-      maxTokens: DEFAULT_MAX_TOKENS,
+      maxTokens: e.maxTokens,
       timeoutMs: 30_000,
       maxConcurrency: 16,
       priceInputPer1k: 0,
       priceOutputPer1k: 0,
+      // Deterministic and local: a cache saves nothing and would keep old answers after the rules change.
       cacheEnabled: false,
       offline: true,
     },
-    update: { baseUrl: url, offline: true },
+    update: { baseUrl: e.url, offline: true, ...(e.pinModel ? { model: e.model } : {}) },
   });
   return toEndpointSettings(row);
 }
