@@ -109,7 +109,7 @@ function emptyInterval(cfg: ReturnType<typeof settings>, reason: string): Percen
  * Several statistics on the same item resamples. `sample` is a reused buffer: read it during the
  * call, do not keep it.
  */
-function bootstrapMany<T, K extends string>(
+export function bootstrapMany<T, K extends string>(
   items: readonly T[],
   statistics: Readonly<Record<K, (sample: readonly T[]) => StatisticValue>>,
   options: BootstrapOptions,
