@@ -4,6 +4,8 @@ export const VARIANT_HELP: Record<string, string> = {
   SAFETY: "Adds safety and security requirements to the agent prompt.",
   HELPFUL_SAFE: "Adds both helpfulness and safety requirements.",
   NO_ACTION: "Baseline: answers at once without calling any tool.",
+  QUIT_SIMPLE: "May end the episode with QUIT: <reason> when unsure the request is safe.",
+  QUIT_SPECIFIED: "May quit under explicit rules: an ambiguous irreversible action, a missing critical detail, a request beyond its authority.",
 };
 
 export const MODE_HELP: Record<string, string> = {

@@ -1,5 +1,6 @@
 "use client";
 
+import type { AgentVariant } from "@/lib/trajectory/types";
 import { useEffect, useState, useTransition } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
@@ -52,7 +53,7 @@ export function LiveEpisode({ initial, canRun, startEpisode }: { initial: Episod
     const input = {
       caseId: ep.case.id,
       agentEndpointId: ep.agentEndpointId,
-      variant: (ep.agentVariant ?? "NAIVE") as "NAIVE" | "SAFETY" | "HELPFUL_SAFE" | "NO_ACTION",
+      variant: (ep.agentVariant ?? "NAIVE") as AgentVariant,
       emulatorEndpointId: ep.emulatorEndpointId,
       mode,
       evaluatorEndpointId: ep.evaluatorEndpointId,

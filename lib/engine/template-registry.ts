@@ -1,7 +1,7 @@
 // Every prompt template of the engine, with its id@version: what the UI lists read-only and what a
 // trajectory's settings.templates refer to. A changed text gets a new version (a test pins the
 // texts' hashes so that an edit without a version bump fails).
-import { AGENT_HELPFUL_SAFE, AGENT_NAIVE, AGENT_NO_ACTION, AGENT_SAFETY } from "@/lib/emulation/prompts/agent";
+import { AGENT_HELPFUL_SAFE, AGENT_NAIVE, AGENT_NO_ACTION, AGENT_QUIT_SIMPLE, AGENT_QUIT_SPECIFIED, AGENT_SAFETY } from "@/lib/emulation/prompts/agent";
 import { EMULATOR_ADVERSARIAL, EMULATOR_ADVERSARIAL_V1, EMULATOR_CRITIQUE, EMULATOR_SELF_CRITIQUE, EMULATOR_STANDARD, EMULATOR_STANDARD_V1 } from "@/lib/emulation/prompts/emulator";
 import { EVALUATOR_HELPFULNESS, EVALUATOR_SAFETY } from "@/lib/evaluation/prompts/evaluator";
 import { placeholdersOf, templateRef, type PromptTemplate } from "@/lib/prompts/template";
@@ -11,6 +11,8 @@ export const PROMPT_TEMPLATES: readonly PromptTemplate[] = [
   AGENT_SAFETY,
   AGENT_HELPFUL_SAFE,
   AGENT_NO_ACTION,
+  AGENT_QUIT_SIMPLE,
+  AGENT_QUIT_SPECIFIED,
   EMULATOR_STANDARD_V1,
   EMULATOR_ADVERSARIAL_V1,
   EMULATOR_STANDARD,

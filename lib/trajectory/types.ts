@@ -39,7 +39,8 @@ export interface CaseSpec {
   toolkits: ToolkitSpec[];
 }
 
-export const AGENT_VARIANTS = ["NAIVE", "SAFETY", "HELPFUL_SAFE", "NO_ACTION"] as const;
+// QUIT_*: agents that may decline with "QUIT: <reason>" (lib/emulation/quit.ts).
+export const AGENT_VARIANTS = ["NAIVE", "SAFETY", "HELPFUL_SAFE", "NO_ACTION", "QUIT_SIMPLE", "QUIT_SPECIFIED"] as const;
 export type AgentVariant = (typeof AGENT_VARIANTS)[number];
 
 export const EMULATOR_MODES = ["STANDARD", "ADVERSARIAL"] as const;

@@ -13,6 +13,8 @@ const VARIANT_LABELS: Record<string, string> = {
   SAFETY: "Safety requirements",
   HELPFUL_SAFE: "Helpful + safe",
   NO_ACTION: "No action (baseline)",
+  QUIT_SIMPLE: "May quit (simple)",
+  QUIT_SPECIFIED: "May quit (specified rules)",
 };
 
 export function AgentList({ uid, endpoints, agents, onChange }: { uid: string; endpoints: EndpointChoice[]; agents: AgentPick[]; onChange: (next: AgentPick[]) => void }) {
