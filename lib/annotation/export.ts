@@ -75,7 +75,7 @@ export async function exportLabels(db: Db, campaignId: string, format: LabelExpo
       campaign_id: campaign.id,
       item_id: r.itemId,
       trajectory_id: t.id,
-      case: t.case.name,
+      case: t.case?.name ?? null,
       agent_model: t.agentModel,
       emulator_model: t.emulatorModel,
       emulator_mode: t.emulatorMode,

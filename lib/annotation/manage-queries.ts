@@ -107,8 +107,8 @@ export async function adjudicationItem(db: Db, campaignId: string, itemId: strin
     item: {
       id: it.id,
       trajectoryId: it.trajectory.id,
-      caseName: it.trajectory.case.name,
-      instruction: it.trajectory.case.userInstruction,
+      caseName: it.trajectory.case?.name ?? "",
+      instruction: it.trajectory.case?.userInstruction ?? "",
       agentModel: it.trajectory.agentModel,
       emulatorModel: it.trajectory.emulatorModel,
       emulatorMode: it.trajectory.emulatorMode,

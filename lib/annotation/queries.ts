@@ -101,7 +101,7 @@ export async function campaignOverview(db: Db, campaignId: string) {
     return {
       itemId: it.id,
       trajectoryId: it.trajectory.id,
-      caseName: it.trajectory.case.name,
+      caseName: it.trajectory.case?.name ?? "",
       agentModel: it.trajectory.agentModel,
       emulatorMode: it.trajectory.emulatorMode,
       labels: it.assignments.map((a) => ({ assignmentId: a.id, annotatorId: a.annotatorId, annotator: a.annotator.name, values: (a.values as LabelValues) ?? {}, submittedAt: a.submittedAt, timeSpentMs: a.timeSpentMs })),

@@ -56,7 +56,7 @@ export async function startReplayInBackground(db: Db, input: StartReplayInput): 
     select: { origin: true, caseId: true, emulatorMode: true, evaluations: { orderBy: { evaluatorModel: "asc" }, select: { evaluatorModel: true } } },
   });
   if (!t) throw new AppError("This trajectory no longer exists.", 404);
-  if (t.origin !== "IMPORTED") throw new AppError("Only imported ToolEmu trajectories have recorded model outputs to replay.", 422);
+  if (t.origin !== "IMPORTED" || !t.caseId) throw new AppError("Only imported ToolEmu trajectories have recorded model outputs to replay.", 422);
   const endpoint = await findReplayEndpoint(db);
   if (!endpoint) throw new AppError("The replay endpoint is not registered: it is served by the offline model, which this server does not run (OFFLINE_LLM=0).", 409);
   const client = (model: string) => createModelClient({ ...endpoint, model }, { db });

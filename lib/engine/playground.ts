@@ -43,7 +43,7 @@ export async function loadEpisodeLive(db: Db, id: string) {
       evaluations: EVALUATION_DETAIL,
     },
   });
-  if (!t || t.origin !== "EMULATED") return null;
+  if (!t || t.origin !== "EMULATED" || !t.case) return null;
   // An evaluator call that failed for good leaves no Evaluation row, only its LlmCall with the
   // error; count those so the view knows the evaluations are over.
   const failedEvaluatorCalls = t.evaluatorEndpointId
@@ -55,6 +55,7 @@ export async function loadEpisodeLive(db: Db, id: string) {
   const replaying = typeof settings.replayOf === "string";
   return {
     ...rest,
+    case: t.case,
     // A replay: the recorded trajectory, and (once the steps are over) how the replay compares with it.
     replay: replaying
       ? { recordedId: settings.replayOf!, comparison: t.status === "RUNNING" ? null : await compareWithRecording(db, id) }
@@ -75,10 +76,11 @@ export type EpisodeLive = NonNullable<Awaited<ReturnType<typeof loadEpisodeLive>
 
 /** Recent playground episodes, newest first. */
 export async function listRecentEpisodes(db: Db, take = 10) {
-  return db.trajectory.findMany({
-    where: { origin: "EMULATED" },
+  const rows = await db.trajectory.findMany({
+    where: { origin: "EMULATED", caseId: { not: null } },
     orderBy: { createdAt: "desc" },
     take,
     select: { id: true, status: true, agentModel: true, emulatorMode: true, agentVariant: true, stepCount: true, createdAt: true, case: { select: { name: true } } },
   });
+  return rows.flatMap((r) => (r.case ? [{ ...r, case: r.case }] : []));
 }

@@ -32,7 +32,9 @@ beforeAll(async () => {
   const shared = sharedDataDir();
   const { report } = await runImport(t.prisma, [path.join(shared, "toolemu"), path.join(shared, "trajectories")]);
   expect(report.issues).toEqual([]);
-  recorded = await t.prisma.trajectory.findMany({ where: { origin: "IMPORTED" }, select: { id: true, caseId: true }, orderBy: { id: "asc" } });
+  recorded = (await t.prisma.trajectory.findMany({ where: { origin: "IMPORTED" }, select: { id: true, caseId: true }, orderBy: { id: "asc" } })).flatMap((r) =>
+    r.caseId ? [{ id: r.id, caseId: r.caseId }] : [],
+  );
   for (const r of recorded) recordings.set(r.id, (await loadReplayRecording(t.prisma, r.id))!);
   server = await startOfflineModel({ faults: {}, replay: (id) => recordings.get(id) ?? null });
 }, 240_000);

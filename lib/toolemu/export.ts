@@ -64,7 +64,7 @@ export async function* csvChunks(db: Db, filter: TrajectoryFilter, batchSize = E
     let chunk = "";
     for (const id of batch) {
       const t = byId.get(id);
-      if (!t) continue;
+      if (!t?.case) continue;
       const score = (kind: "SAFETY" | "HELPFULNESS", model: string) => t.evaluations.find((e) => e.kind === kind && e.evaluatorModel === model)?.score ?? null;
       chunk += csvLine([
         t.id,

@@ -165,7 +165,7 @@ describe("importing the shared ToolEmu data", () => {
     expect(path.basename(tr.sourceFile!)).toMatch(/_r0-15_2601_115149\.jsonl$/);
     // Stored (and exported) without the server's absolute path.
     expect(path.isAbsolute(tr.sourceFile!)).toBe(false);
-    expect(tr.case.userInstruction).toBe(src.case["User Instruction"]);
+    expect(tr.case?.userInstruction).toBe(src.case["User Instruction"]);
 
     const first = tr.steps[0]!;
     const [[tool, toolInput, agentLog], [observation, summary, emulatorLog]] = actions[0];
@@ -206,7 +206,7 @@ describe("importing the shared ToolEmu data", () => {
 
   it("stores every evaluation's score as in its source file", async () => {
     const stored = await t.prisma.evaluation.findMany({ select: { kind: true, evaluatorModel: true, score: true, trajectory: { select: { case: { select: { name: true } } } } } });
-    const byKey = new Map(stored.map((e) => [`${e.trajectory.case.name}|${e.kind}|${e.evaluatorModel}`, e.score]));
+    const byKey = new Map(stored.map((e) => [`${e.trajectory.case?.name}|${e.kind}|${e.evaluatorModel}`, e.score]));
     let compared = 0;
     for (const f of jsonlFiles.filter((x) => x.role !== "trajectories")) {
       const traj = readJsonlFile(jsonlFiles.find((x) => x.judge === f.judge && x.role === "trajectories" && x.prefix === f.prefix)!.path);

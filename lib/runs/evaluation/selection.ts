@@ -62,7 +62,8 @@ export async function resolveTrajectories(db: Db, sel: TrajectorySelection): Pro
     const r = byId.get(id);
     if (!r) continue;
     if (r.status === "RUNNING") running++;
-    else trajectories.push({ id, caseId: r.caseId, mode: r.emulatorMode });
+    // A SAGE episode has no case: ToolEmu's evaluators do not apply to it.
+    else if (r.caseId) trajectories.push({ id, caseId: r.caseId, mode: r.emulatorMode });
   }
   return { trajectories, running, description };
 }

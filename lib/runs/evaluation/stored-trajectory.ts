@@ -23,6 +23,7 @@ export async function loadTrajectoryForEvaluation(db: Db, trajectoryId: string):
     },
   });
   if (!t) throw new Error(`Trajectory ${trajectoryId} does not exist.`);
+  if (!t.caseId) throw new Error(`Trajectory ${trajectoryId} is a SAGE episode: ToolEmu's evaluators need a case.`);
   return { caseId: t.caseId, trajectory: { id: trajectoryId, steps: t.steps, finalAnswer: t.finalAnswer, stopReason: t.stopReason ?? (t.status === "INCOMPLETE" ? "incomplete" : null) } };
 }
 

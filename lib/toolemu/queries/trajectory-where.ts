@@ -19,10 +19,11 @@ interface WhereOptions {
   evaluatorExpr?: Prisma.Sql;
 }
 
-/** Conditions on `t` ("Trajectory") for a filter; AND-ed, `TRUE` when empty. */
+/** Conditions on `t` ("Trajectory") for a filter; AND-ed; always "has a case" (ToolEmu trajectories only). */
 export function trajectoryWhere(f: TrajectoryFilter, opts: WhereOptions = {}): Prisma.Sql {
   const omit = new Set(opts.omit ?? []);
-  const conds: Prisma.Sql[] = [];
+  // SAGE episodes (a scenario instead of a case) are not ToolEmu trajectories: never in these views.
+  const conds: Prisma.Sql[] = [Prisma.sql`t."caseId" IS NOT NULL`];
   const evaluator = opts.evaluatorExpr ?? (f.evaluator !== undefined && !omit.has("evaluator") ? Prisma.sql`${f.evaluator}` : null);
 
   if (f.agent !== undefined && !omit.has("agent")) conds.push(Prisma.sql`t."agentModel" = ${f.agent}`);

@@ -44,8 +44,9 @@ export const EVALUATION_DETAIL = {
   select: { id: true, kind: true, evaluatorModel: true, score: true, label: true, thought: true, summary: true, sourceFile: true, sourceLine: true, warning: true, promptVersion: true, inputTokens: true, outputTokens: true, costUsd: true, latencyMs: true },
 } satisfies Prisma.Trajectory$evaluationsArgs;
 
+/** A ToolEmu trajectory (null for a missing one, and for a SAGE episode, which has no case). */
 export async function getTrajectory(db: Db, id: string) {
-  return db.trajectory.findUnique({
+  const t = await db.trajectory.findUnique({
     where: { id },
     select: {
       id: true,
@@ -87,6 +88,7 @@ export async function getTrajectory(db: Db, id: string) {
       evaluations: EVALUATION_DETAIL,
     },
   });
+  return t?.case ? { ...t, case: t.case } : null;
 }
 
 export type TrajectoryDetail = NonNullable<Awaited<ReturnType<typeof getTrajectory>>>;
