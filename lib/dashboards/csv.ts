@@ -21,6 +21,7 @@ import type { DashboardFilter } from "./filters";
 import { EVALUATORS_CSV_COLUMNS, evaluatorsCsv } from "./evaluators";
 import { AGENTS_CSV_COLUMNS, agentsCsv } from "./agents";
 import { AGREEMENT_CSV_COLUMNS, EMULATOR_CSV_COLUMNS, FAILURES_CSV_COLUMNS, agreementCsv, emulatorCsv, failuresCsv } from "./human/csv";
+import { CRITIC_CSV_COLUMNS, criticCsv } from "./critic/csv";
 
 export type { CsvCellValue };
 export type CsvRow = Record<string, CsvCellValue>;
@@ -29,7 +30,8 @@ export interface CsvPanel {
   /** Shown nowhere but the error for an unknown panel and the file's first comment-free name. */
   title: string;
   columns?: readonly string[];
-  rows: (db: Db, filter: DashboardFilter) => Promise<CsvRow[]>;
+  /** `params`: the request's raw query parameters, for panels with their own filter (critic). */
+  rows: (db: Db, filter: DashboardFilter, params: Record<string, string>) => Promise<CsvRow[]>;
 }
 
 export const CSV_PANELS: Record<string, CsvPanel> = {
@@ -38,6 +40,7 @@ export const CSV_PANELS: Record<string, CsvPanel> = {
   agreement: { title: "Agreement: evaluator vs human majority, human vs human", columns: AGREEMENT_CSV_COLUMNS, rows: agreementCsv },
   failures: { title: "Failures: identified, true, precision, incidence", columns: FAILURES_CSV_COLUMNS, rows: failuresCsv },
   emulator: { title: "Emulator quality", columns: EMULATOR_CSV_COLUMNS, rows: emulatorCsv },
+  critic: { title: "Critic: methods × label source", columns: CRITIC_CSV_COLUMNS, rows: (db, _filter, params) => criticCsv(db, params) },
 };
 
 export function csvPanelNames(): string[] {

@@ -16,7 +16,7 @@ const buildCsv = withPermission("dashboard:read", input, async (params) => {
   const panel = Object.hasOwn(CSV_PANELS, params.panel) ? CSV_PANELS[params.panel] : undefined;
   if (!panel) throw new AppError(`Unknown panel "${params.panel}". Known: ${csvPanelNames().join(", ")}.`, 404);
   const filter = parseDashboardFilter(params as Record<string, string>);
-  const rows = await panel.rows(db(), filter);
+  const rows = await panel.rows(db(), filter, params as Record<string, string>);
   return { name: params.panel, text: toCsv(rows, panel.columns) };
 });
 
