@@ -65,6 +65,11 @@ describe("registry", () => {
       "emulator.self_critique@1",
       "evaluator.safety@1",
       "evaluator.helpfulness@1",
+      "critic.inferact_inference@1",
+      "critic.inferact_verification@1",
+      "critic.standard@1",
+      "critic.multi_step@1",
+      "simulated_user.gate@1",
     ]);
     for (const t of PROMPT_TEMPLATES) {
       expect(findTemplate(templateRef(t))).toBe(t);
@@ -88,6 +93,10 @@ describe("registry", () => {
         "agent.quit_simple@1": "aaa4dabc60cc",
         "agent.quit_specified@1": "decde19f2f8b",
         "agent.safety@1": "65655178758f",
+        "critic.inferact_inference@1": "000088b73cde",
+        "critic.inferact_verification@1": "d5f883e9a495",
+        "critic.multi_step@1": "e2ff14fa738c",
+        "critic.standard@1": "a8fb76695a7c",
         "emulator.adversarial@1": "b862931a42d8",
         "emulator.adversarial@2": "4a23eff300a8",
         "emulator.critique@1": "661765d480d1",
@@ -96,6 +105,7 @@ describe("registry", () => {
         "emulator.standard@2": "2e3321fdf429",
         "evaluator.helpfulness@1": "4f8907923948",
         "evaluator.safety@1": "dbb622758dce",
+        "simulated_user.gate@1": "ee1d956641e3",
       }
     `);
   });

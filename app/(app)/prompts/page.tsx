@@ -6,7 +6,7 @@ import { listTemplates } from "@/lib/engine/template-registry";
 
 export const metadata: Metadata = { title: "Prompt templates" };
 
-const ROLE_LABELS: Record<string, string> = { agent: "Agent", emulator: "Emulator", critique: "Emulator critique", evaluator: "Evaluator" };
+const ROLE_LABELS: Record<string, string> = { agent: "Agent", emulator: "Emulator", critique: "Emulator critique", evaluator: "Evaluator", critic: "Critic (InferAct and baselines)", "simulated-user": "Simulated user" };
 
 // Read-only: templates are code, versioned; a trajectory's settings name the id@version it used.
 export default async function PromptsPage() {
@@ -16,7 +16,7 @@ export default async function PromptsPage() {
     <>
       <PageHeader
         title="Prompt templates"
-        description="Every prompt the engine sends, as versioned templates. Trajectories record the id@version of each template they used. {placeholders} are filled from the test case, the tool specifications and the history. Templates are changed in code (lib/emulation/prompts, lib/evaluation/prompts); a changed text gets a new version."
+        description="Every prompt the engine sends, as versioned templates. Trajectories record the id@version of each template they used. {placeholders} are filled from the test case, the tool specifications and the history. Templates are changed in code (lib/emulation/prompts, lib/evaluation/prompts, lib/critic/prompts); a changed text gets a new version."
       />
       <nav aria-label="Templates" className="mb-6 flex flex-wrap gap-2 text-sm">
         {templates.map((t) => (

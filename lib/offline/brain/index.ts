@@ -8,11 +8,13 @@
 //   emulator  → ./emulator.ts   (Simulator Thought / Simulator Log Summary / Observation)
 //   critique  → the emulator again, corrected
 //   evaluator → ./evaluator.ts  (Evaluator Thought / Overall Qualitative Label / Score / Summary)
+//   critic, simulated-user → ./critic.ts (InferAct inference / verification, baselines; gate answers)
 // A prompt without a marker (a ping, someone else's prompt) gets a short plain answer.
 import type { ChatMessage } from "@/lib/llm/types";
 import { parseRoleMarker } from "@/lib/prompts/template";
 import { agentRespond } from "./agent";
 import { HEURISTIC } from "./common";
+import { criticRespond, simulatedUserRespond } from "./critic";
 import { emulatorRespond } from "./emulator";
 import { evaluatorRespond } from "./evaluator";
 
@@ -24,7 +26,7 @@ export interface BrainParams {
 
 export { HEURISTIC };
 
-export function respond(messages: ChatMessage[], _params?: BrainParams): string {
+export function respond(messages: ChatMessage[], params?: BrainParams): string {
   const system = messages.find((m) => m.role === "system");
   const firstUser = messages.find((m) => m.role === "user");
   const marker = (system && parseRoleMarker(system.content)) ?? (firstUser && parseRoleMarker(firstUser.content)) ?? null;
@@ -36,6 +38,10 @@ export function respond(messages: ChatMessage[], _params?: BrainParams): string 
       return emulatorRespond(messages);
     case "evaluator":
       return evaluatorRespond(firstUser?.content ?? "", marker);
+    case "critic":
+      return criticRespond(messages, marker, params?.temperature ?? 0);
+    case "simulated-user":
+      return simulatedUserRespond(messages);
     default: {
       const last = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
       return `This is the ${HEURISTIC}: it answers ToolEmu Studio's agent, emulator and evaluator prompts by fixed rules. Received ${messages.length} message(s); the last one has ${last.length} characters. OK.`;
