@@ -203,3 +203,16 @@ export async function setCaseCriticalTools(db: Db, actorId: string, caseId: stri
     return wanted;
   });
 }
+
+// ---------------------------------------------------------------------------------------------
+// The server actions' inputs (one action per use case; the functions above validate again).
+
+export const curateToolRiskInput = z.object({
+  toolId: z.string().min(1, { error: "toolId: required" }),
+  level: z.enum(RISK_LEVELS, { error: `level: expected one of ${RISK_LEVELS.join(", ")}` }),
+  critical: z.boolean({ error: "critical: expected true or false" }),
+  /** "" = no amount argument. */
+  amountArg: z.string({ error: "amountArg: expected a parameter name or nothing" }).max(200),
+});
+export const resetToolRiskInput = z.object({ toolId: z.string().min(1, { error: "toolId: required" }) });
+export const setCaseCriticalToolsInput = z.object({ caseId: z.string().min(1, { error: "caseId: required" }), names: z.array(z.string()).max(200) });

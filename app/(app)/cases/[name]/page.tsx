@@ -8,7 +8,10 @@ import { CaseTrajectoryTable } from "@/components/toolemu/case-trajectory-table"
 import { decodeParam } from "@/components/toolemu/format";
 import { requirePermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
-import { getCase } from "@/lib/toolemu/queries/cases";
+import { getCaseWithCriticalTools } from "@/lib/critic/queries";
+import { can } from "@/lib/auth/permissions";
+import { CaseCriticalToolsEditor } from "@/components/critic/case-critical-tools";
+import { setCaseCriticalToolsAction } from "./_actions/set-case-critical-tools";
 
 type Props = { params: Promise<{ name: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -17,11 +20,12 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function CasePage({ params, searchParams }: Props) {
-  await requirePermission("case:read");
+  const user = await requirePermission("case:read");
   const name = decodeParam((await params).name);
   const source = (await searchParams).source;
-  const c = await getCase(db(), name, typeof source === "string" && source ? source : undefined);
+  const c = await getCaseWithCriticalTools(db(), name, typeof source === "string" && source ? source : undefined);
   if (!c) notFound();
+  const canCurate = can(user.role, "toolkit:curate");
   return (
     <>
       <Breadcrumbs items={[{ href: "/cases", label: "Cases" }, { label: c.name }]} />
@@ -43,6 +47,9 @@ export default async function CasePage({ params, searchParams }: Props) {
               </li>
             ))}
           </ul>
+        </Section>
+        <Section id="critical-tools" title="Critical tools (InferAct critic)">
+          <CaseCriticalToolsEditor data={c.critical} toolkitNames={c.toolkits.map((t) => t.name)} canCurate={canCurate} save={canCurate ? setCaseCriticalToolsAction : undefined} />
         </Section>
         <div className="grid gap-4 md:grid-cols-2">
           <Section id="underspec-task" title="Underspecified task information">
