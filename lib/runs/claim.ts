@@ -8,6 +8,8 @@ import { newTrajectoryId, startingTrajectoryInsert } from "@/lib/engine/trajecto
 import type { ClaimedEpisode } from "./episode-job";
 import type { EvaluationUnitSpec } from "./evaluation/unit";
 import type { StoredEvaluationSettings } from "./evaluation/schemas";
+import type { CriticUnitSpec } from "./critic/unit";
+import type { StoredCriticRunSettings } from "./critic/schemas";
 
 export type ClaimResult = { kind: "claimed"; episode: ClaimedEpisode; runStarted: boolean };
 
@@ -28,11 +30,13 @@ type ClaimRow = {
   trajectoryId: string | null;
   sourceTrajectoryId: string | null;
   evalKind: "SAFETY" | "HELPFULNESS" | null;
+  criticMethod: CriticUnitSpec["method"] | null;
   emulatorEndpointId: string | null;
   evaluatorEndpointId: string | null;
   seed: number;
   promptVersions: unknown;
   evaluation: unknown;
+  critic: unknown;
   runStatus: string;
 };
 
@@ -58,7 +62,7 @@ const STARTING_TRAJECTORY = startingTrajectoryInsert({
  * pause or cancel, an UPDATE of the run, waits for claims in progress and every claim after it
  * sees the new status), discards a previous attempt's partial trajectory (its cost goes to that
  * attempt's last error row), inserts the new attempt's trajectory row (the engine fills it; an
- * evaluation run's unit scores a stored trajectory and gets none) and marks the episode RUNNING
+ * evaluation or critic run's unit judges a stored trajectory and gets none) and marks the episode RUNNING
  * with a lease. Null when the episode is in any other state; whyNotClaimed says why.
  *
  * A RUNNING episode is never taken here, even if its worker is gone: the reaper hands it back
@@ -67,10 +71,10 @@ const STARTING_TRAJECTORY = startingTrajectoryInsert({
 export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions): Promise<ClaimResult | null> {
   const rows = await db.$queryRawUnsafe<ClaimRow[]>(
     `WITH ep AS (
-       SELECT id, "runId", "caseId", "agentEndpointId", variant, mode, attempts, "trajectoryId", "sourceTrajectoryId", "evalKind"
+       SELECT id, "runId", "caseId", "agentEndpointId", variant, mode, attempts, "trajectoryId", "sourceTrajectoryId", "evalKind", "criticMethod"
        FROM "RunEpisode" WHERE id = $1 AND status = 'QUEUED' FOR UPDATE
      ), run AS (
-       SELECT r.id, r.status::text AS status, r.seed, r."emulatorEndpointId", r."evaluatorEndpointId", r."promptVersions", r.evaluation
+       SELECT r.id, r.status::text AS status, r.seed, r."emulatorEndpointId", r."evaluatorEndpointId", r."promptVersions", r.evaluation, r.critic
        FROM "Run" r JOIN ep ON r.id = ep."runId" WHERE r.status IN ('QUEUED', 'RUNNING') FOR SHARE OF r
      ), traj AS (
        ${STARTING_TRAJECTORY}
@@ -81,8 +85,9 @@ export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions
               "finishedAt" = NULL, "updatedAt" = ${NOW_UTC}
        FROM ep JOIN run ON true LEFT JOIN traj ON true
        WHERE e.id = ep.id
-         AND (traj.id IS NOT NULL OR (ep."sourceTrajectoryId" IS NOT NULL AND ep."evalKind" IS NOT NULL AND run.evaluation IS NOT NULL))
-       RETURNING e."runId", e."caseId", e."agentEndpointId", e.variant, e.mode, e.repeat, e.attempts, e."trajectoryId", e."sourceTrajectoryId", e."evalKind",
+         AND (traj.id IS NOT NULL OR (ep."sourceTrajectoryId" IS NOT NULL AND ep."evalKind" IS NOT NULL AND run.evaluation IS NOT NULL)
+              OR (ep."sourceTrajectoryId" IS NOT NULL AND ep."criticMethod" IS NOT NULL AND run.critic IS NOT NULL))
+       RETURNING e."runId", e."caseId", e."agentEndpointId", e.variant, e.mode, e.repeat, e.attempts, e."trajectoryId", e."sourceTrajectoryId", e."evalKind", e."criticMethod",
                  ep."trajectoryId" AS "previousTrajectoryId", ep.attempts AS "previousAttempt"
      ), spent AS (
        SELECT sum(c."inputTokens")::float8 AS i, sum(c."outputTokens")::float8 AS o, sum(c."costUsd")::float8 AS c
@@ -96,8 +101,8 @@ export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions
        DELETE FROM "Trajectory" t USING upd WHERE t.id = upd."previousTrajectoryId"
      )
      SELECT upd."runId", upd."caseId", upd."agentEndpointId", upd.variant, upd.mode::text AS mode, upd.repeat, upd.attempts, upd."trajectoryId",
-            upd."sourceTrajectoryId", upd."evalKind"::text AS "evalKind",
-            run."emulatorEndpointId", run."evaluatorEndpointId", run.seed, run."promptVersions", run.evaluation, run.status AS "runStatus"
+            upd."sourceTrajectoryId", upd."evalKind"::text AS "evalKind", upd."criticMethod"::text AS "criticMethod",
+            run."emulatorEndpointId", run."evaluatorEndpointId", run.seed, run."promptVersions", run.evaluation, run.critic, run.status AS "runStatus"
      FROM upd JOIN run ON run.id = upd."runId"`,
     runEpisodeId,
     newTrajectoryId(),
@@ -111,6 +116,8 @@ export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions
     r.sourceTrajectoryId && r.evalKind
       ? { sourceTrajectoryId: r.sourceTrajectoryId, kind: r.evalKind, replicate: r.repeat + 1, settings: r.evaluation as StoredEvaluationSettings }
       : null;
+  const critic: CriticUnitSpec | null =
+    r.sourceTrajectoryId && r.criticMethod ? { sourceTrajectoryId: r.sourceTrajectoryId, method: r.criticMethod, settings: r.critic as StoredCriticRunSettings } : null;
   return {
     kind: "claimed",
     runStarted: r.runStatus === "QUEUED",
@@ -122,11 +129,12 @@ export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions
       variant: r.variant,
       mode: r.mode,
       repeat: r.repeat,
-      emulatorEndpointId: unit ? null : r.emulatorEndpointId,
+      emulatorEndpointId: unit || critic ? null : r.emulatorEndpointId,
       evaluatorEndpointId: r.evaluatorEndpointId,
       seed: r.seed,
       promptVersions: Array.isArray(r.promptVersions) ? (r.promptVersions as string[]) : [],
       unit,
+      critic,
       attempt: r.attempts,
       trajectoryId: r.trajectoryId ?? r.sourceTrajectoryId!,
       workerId: o.workerId,

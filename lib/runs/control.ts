@@ -13,6 +13,7 @@ import { recordAudit } from "@/lib/audit/record";
 import type { EpisodeQueue } from "@/lib/jobs/boss";
 import { enqueueQueued, rerunAsNew } from "./create";
 import { rerunEvaluationRun } from "./evaluation/create";
+import { rerunCriticRun } from "./critic/create";
 
 async function loadRun(db: Db, runId: string) {
   const run = await db.run.findUnique({ where: { id: runId }, select: { id: true, status: true, name: true } });
@@ -80,7 +81,7 @@ export type RunAction = (typeof RUN_ACTIONS)[number];
 
 /**
  * One action on a run, for every caller that offers them (the run page's controls for episode
- * runs and for evaluation runs): what it did, in words that name what the run is made of.
+ * runs, evaluation runs and critic replay runs): what it did, in words that name what the run is made of.
  */
 export async function controlRun(
   db: Db,
@@ -88,9 +89,9 @@ export async function controlRun(
   runId: string,
   action: RunAction,
   queue: EpisodeQueue | null,
-  kind: "EPISODES" | "EVALUATION",
+  kind: "EPISODES" | "EVALUATION" | "CRITIC",
 ): Promise<{ message: string; newRunId: string | null }> {
-  const noun = kind === "EVALUATION" ? "evaluation" : "episode";
+  const noun = kind === "EVALUATION" ? "evaluation" : kind === "CRITIC" ? "assessment" : "episode";
   switch (action) {
     case "pause":
       await pauseRun(db, actorId, runId, queue);
@@ -104,6 +105,10 @@ export async function controlRun(
     case "retry":
       return { message: `${(await retryFailed(db, actorId, runId, queue)).requeued} failed ${noun}(s) queued again.`, newRunId: null };
     case "rerun": {
+      if (kind === "CRITIC") {
+        const r = await rerunCriticRun(db, actorId, runId, queue);
+        return { message: `Created a new critic replay run with ${r.units} assessments.`, newRunId: r.id };
+      }
       if (kind === "EVALUATION") {
         const r = await rerunEvaluationRun(db, actorId, runId, queue);
         return { message: `Created a new evaluation run with ${r.units} evaluations.`, newRunId: r.id };

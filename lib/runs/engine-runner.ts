@@ -1,5 +1,6 @@
 // Plays a run's episode with the emulation engine (lib/engine/episode.ts) — the production
-// EpisodeRunner of the worker. An evaluation run's unit is scored by ./evaluation/unit.ts instead.
+// EpisodeRunner of the worker. An evaluation run's unit is scored by ./evaluation/unit.ts instead,
+// a critic replay run's unit is judged by ./critic/unit.ts.
 // The claim (./claim.ts) creates the attempt's trajectory row (so the RunEpisode points at it from
 // the first instant); the engine then plays into that row.
 import "server-only";
@@ -14,6 +15,7 @@ import type { ConcurrencyLimiter } from "@/lib/llm/limiter";
 import { failed, type AttemptResult } from "./attempt";
 import type { ClaimedEpisode } from "./episode-job";
 import { playEvaluationUnit } from "./evaluation/unit";
+import { playCriticUnit } from "./critic/unit";
 import type { EpisodeRunner } from "./worker";
 
 const ENDPOINT_TTL_MS = 5000;
@@ -44,6 +46,13 @@ export function engineRunner(opts: { clientOptions?: Omit<ModelClientOptions, "d
         if (!row) return failed("bad_request", `The evaluator endpoint ${id ?? "(none)"} no longer exists.`);
         const client = createModelClient(toEndpointSettings(row), { ...opts.clientOptions, db, limiter: ctx.limiter });
         return playEvaluationUnit(db, ep.runId, ep.unit, client, ctx.signal);
+      }
+      if (ep.critic) {
+        const id = ep.evaluatorEndpointId;
+        const row = id ? (await loadEndpoints(db, [id])).get(id) : undefined;
+        if (!row) return failed("bad_request", `The critic endpoint ${id ?? "(none)"} no longer exists.`);
+        const client = createModelClient(toEndpointSettings(row), { ...opts.clientOptions, db, limiter: ctx.limiter });
+        return playCriticUnit(db, ep.runId, ep.critic, client, ctx.signal);
       }
       if (!ep.agentEndpointId || !ep.emulatorEndpointId) return failed("internal", "An episode without an agent or an emulator endpoint.", false);
       const agentId = ep.agentEndpointId;

@@ -14,6 +14,7 @@ import type { Prisma } from "@/lib/db/generated/client";
 import { NOW_UTC } from "@/lib/llm/endpoint-limiter";
 import type { AttemptError } from "./attempt";
 import type { EvaluationUnitSpec } from "./evaluation/unit";
+import type { CriticUnitSpec } from "./critic/unit";
 
 type Tx = Prisma.TransactionClient;
 
@@ -33,6 +34,8 @@ export interface EpisodeSpec {
   promptVersions: string[];
   /** An evaluation run's unit: what to score. null for an episode. */
   unit: EvaluationUnitSpec | null;
+  /** A critic replay run's unit: which trajectory, which method. null otherwise. */
+  critic?: CriticUnitSpec | null;
 }
 
 export interface ClaimedEpisode extends EpisodeSpec {

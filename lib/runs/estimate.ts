@@ -76,7 +76,8 @@ export interface EstimateInput {
 export interface RunEstimate {
   episodes: number;
   stepsPerEpisode: number;
-  calls: { agent: number; emulator: number; evaluator: number; total: number };
+  /** critic: a critic replay run's calls (lib/runs/critic/estimate.ts); absent for the other kinds. */
+  calls: { agent: number; emulator: number; evaluator: number; critic?: number; total: number };
   inputTokens: number;
   outputTokens: number;
   costUsd: number;

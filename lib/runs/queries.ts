@@ -6,6 +6,8 @@ import type { RunEstimate } from "./estimate";
 import type { RunAgent } from "./schemas";
 import type { StoredEvaluationSettings } from "./evaluation/schemas";
 import { replicateName } from "./evaluation/naming";
+import type { StoredCriticRunSettings } from "./critic/schemas";
+import { criticRunSummary } from "./critic/queries";
 
 export type EpisodeCounts = Record<"queued" | "running" | "done" | "failed" | "cancelled" | "total", number>;
 
@@ -101,7 +103,7 @@ export async function loadRunProgress(db: Db, runId: string) {
     where: { id: runId },
     select: {
       id: true, kind: true, name: true, notes: true, status: true, createdAt: true, startedAt: true, finishedAt: true, seed: true, repeats: true, emulatorCritiqueRounds: true, loopMode: true, modes: true,
-      caseSelection: true, caseIds: true, agents: true, promptVersions: true, estimate: true, rerunOfId: true, evaluation: true,
+      caseSelection: true, caseIds: true, agents: true, promptVersions: true, estimate: true, rerunOfId: true, evaluation: true, critic: true,
       createdBy: { select: { name: true } },
       emulatorEndpoint: { select: { id: true, name: true, model: true, offline: true } },
       evaluatorEndpoint: { select: { id: true, name: true, model: true, offline: true } },
@@ -180,6 +182,7 @@ export async function loadRunProgress(db: Db, runId: string) {
   );
 
   const evaluation = run.kind === "EVALUATION" && run.evaluation ? run.evaluation as unknown as StoredEvaluationSettings : null;
+  const critic = run.kind === "CRITIC" && run.critic ? await criticRunSummary(db, runId, run.critic as unknown as StoredCriticRunSettings) : null;
 
   return {
     id: run.id,
@@ -220,6 +223,8 @@ export async function loadRunProgress(db: Db, runId: string) {
     agentResults: agents,
     evaluation,
     evaluationResults: evaluation ? await evaluationResults(db, runId, evaluation.evaluatorBase) : [],
+    /** A critic replay run's results per method (lib/runs/critic/queries.ts). */
+    critic,
   };
 }
 
@@ -279,7 +284,7 @@ export async function listRunEpisodes(db: Db, runId: string, filter: EpisodeFilt
     take: EPISODE_PAGE_SIZE,
     select: {
       id: true, status: true, variant: true, mode: true, repeat: true, attempts: true, lastError: true, errorKind: true, trajectoryId: true, startedAt: true, finishedAt: true,
-      sourceTrajectoryId: true, evalKind: true,
+      sourceTrajectoryId: true, evalKind: true, criticMethod: true,
       case: { select: { name: true } },
       agentEndpoint: { select: { name: true } },
       trajectory: { select: { stepCount: true, stopReason: true, status: true, evaluations: { select: { kind: true, score: true } } } },
@@ -307,7 +312,7 @@ export async function listRunEpisodes(db: Db, runId: string, filter: EpisodeFilt
     pages,
     rows: rows.map((r) => ({
       id: r.id, status: r.status, case: r.case.name, agent: r.agentEndpoint?.name ?? null, variant: r.variant, mode: r.mode, repeat: r.repeat, attempts: r.attempts,
-      lastError: r.lastError, errorKind: r.errorKind, trajectoryId: r.trajectoryId ?? r.sourceTrajectoryId, evalKind: r.evalKind,
+      lastError: r.lastError, errorKind: r.errorKind, trajectoryId: r.trajectoryId ?? r.sourceTrajectoryId, evalKind: r.evalKind, criticMethod: r.criticMethod,
       startedAt: r.startedAt?.toISOString() ?? null, finishedAt: r.finishedAt?.toISOString() ?? null,
       steps: r.trajectory?.stepCount ?? null, stopReason: r.trajectory?.stopReason ?? null,
       safety: r.evalKind ? unitScore(r, "SAFETY") : (r.trajectory?.evaluations.find((e) => e.kind === "SAFETY")?.score ?? null),

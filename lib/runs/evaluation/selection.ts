@@ -31,9 +31,9 @@ async function idsOf(db: Db, sel: TrajectorySelection): Promise<{ ids: string[];
     case "run": {
       const run = await db.run.findUnique({ where: { id: sel.runId }, select: { name: true, kind: true } });
       if (!run) throw new AppError(`No run with id ${sel.runId}.`, 404);
-      if (run.kind === "EVALUATION") {
+      if (run.kind === "EVALUATION" || run.kind === "CRITIC") {
         const rows = await db.runEpisode.findMany({ where: { runId: sel.runId }, distinct: ["sourceTrajectoryId"], orderBy: { sourceTrajectoryId: "asc" }, select: { sourceTrajectoryId: true } });
-        return { ids: rows.flatMap((r) => (r.sourceTrajectoryId ? [r.sourceTrajectoryId] : [])), description: `the trajectories scored by run “${run.name}”` };
+        return { ids: rows.flatMap((r) => (r.sourceTrajectoryId ? [r.sourceTrajectoryId] : [])), description: `the trajectories ${run.kind === "CRITIC" ? "assessed" : "scored"} by run “${run.name}”` };
       }
       const rows = await db.runEpisode.findMany({ where: { runId: sel.runId, trajectoryId: { not: null } }, orderBy: { position: "asc" }, select: { trajectoryId: true } });
       return { ids: rows.map((r) => r.trajectoryId!), description: `the trajectories of run “${run.name}”` };
