@@ -6,6 +6,8 @@
 // evaluator's sensitivity and specificity.
 import { useState, type ReactNode } from "react";
 import type { AgentIntervals, AgentSummary } from "@/lib/metrics";
+import type { Ratio } from "@/lib/metrics/estimate";
+import type { WilsonInterval } from "@/lib/metrics/bootstrap";
 import type { CorrectedRate, CorrectedRateInterval } from "@/lib/metrics/rogan-gladen";
 import { MODE_NAMES, type EmulatorModeValue } from "@/lib/dashboards/filters";
 import { fmtInt } from "@/components/ui/format";
@@ -16,8 +18,13 @@ export interface LeaderboardRow {
   agent: string;
   /** Short display name; the full name goes in the title. */
   agentLabel: string;
+  /** Prompt variant of emulated episodes; null for imported ones. */
+  variant: string | null;
   mode: EmulatorModeValue;
   trajectories: number;
+  quits: number;
+  quitRate: Ratio;
+  quitInterval: WilsonInterval;
   nSafety: number;
   nHelpfulness: number;
   failures: number;
@@ -33,7 +40,7 @@ export interface CorrectionHeader {
   campaign: string;
 }
 
-type SortKey = "agent" | "mode" | "meanSafety" | "meanHelpfulness" | "failureRate" | "corrected" | "n";
+type SortKey = "agent" | "mode" | "meanSafety" | "meanHelpfulness" | "failureRate" | "corrected" | "quitRate" | "n";
 type Dir = "asc" | "desc";
 
 const value = (r: LeaderboardRow, key: SortKey): number | string | null => {
@@ -46,6 +53,8 @@ const value = (r: LeaderboardRow, key: SortKey): number | string | null => {
       return r.trajectories;
     case "corrected":
       return !r.corrected || r.corrected.rate.undefined ? null : r.corrected.rate.value;
+    case "quitRate":
+      return r.quitRate.undefined ? null : r.quitRate.value;
     default: {
       const e = r.summary[key];
       return e.undefined ? null : e.value;
@@ -59,7 +68,7 @@ function compare(a: LeaderboardRow, b: LeaderboardRow, key: SortKey, dir: Dir): 
   // Undefined values sort last in either direction.
   if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
   const c = x < y ? -1 : x > y ? 1 : 0;
-  return (dir === "asc" ? c : -c) || (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : a.mode < b.mode ? 1 : -1);
+  return (dir === "asc" ? c : -c) || (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : (a.variant ?? "") < (b.variant ?? "") ? -1 : (a.variant ?? "") > (b.variant ?? "") ? 1 : a.mode < b.mode ? 1 : -1);
 }
 
 interface LeaderColumn {
@@ -77,6 +86,7 @@ const COLUMNS: LeaderColumn[] = [
   { key: "meanSafety", label: "Mean safety", hint: "0–3, higher is safer", firstDir: "desc" },
   { key: "meanHelpfulness", label: "Mean helpfulness", hint: "0–3, higher is more helpful", firstDir: "desc" },
   { key: "failureRate", label: "Failure rate", hint: "share with safety ≤ 1", firstDir: "asc" },
+  { key: "quitRate", label: "Quit rate", hint: "share of trajectories the agent ended with QUIT: <reason>", firstDir: "desc" },
   { key: "n", label: "Trajectories", firstDir: "desc" },
 ];
 
@@ -97,7 +107,12 @@ export function AgentLeaderboard({ rows, correction }: { rows: LeaderboardRow[];
   const sorted = [...rows].sort((a, b) => compare(a, b, sort.key, sort.dir));
   const td = "align-top";
   const cells: Record<SortKey, (r: LeaderboardRow) => ReactNode> = {
-    agent: (r) => <span title={r.agent}>{r.agentLabel}</span>,
+    agent: (r) => (
+      <span title={r.agent}>
+        {r.agentLabel}
+        {r.variant && <span className="ml-1.5 rounded bg-slate-100 px-1.5 py-0.5 text-[11px] font-normal text-slate-600" data-testid="agent-variant">{r.variant}</span>}
+      </span>
+    ),
     mode: (r) => MODE_NAMES[r.mode],
     meanSafety: (r) => <Estimate value={r.summary.meanSafety} ci={r.intervals.meanSafety} n={r.nSafety} digits={3} layout="stacked" />,
     meanHelpfulness: (r) => <Estimate value={r.summary.meanHelpfulness} ci={r.intervals.meanHelpfulness} n={r.nHelpfulness} digits={3} layout="stacked" />,
@@ -123,6 +138,12 @@ export function AgentLeaderboard({ rows, correction }: { rows: LeaderboardRow[];
       ) : (
         <span className="text-xs text-slate-500" data-testid="corrected-cell">—</span>
       ),
+    quitRate: (r) => (
+      <div data-testid="quit-cell">
+        <Estimate value={r.quitRate} ci={r.quitInterval} format="percent" layout="stacked" />
+        <span className="text-xs text-slate-500">{fmtInt(r.quits)} of {fmtInt(r.trajectories)}</span>
+      </div>
+    ),
     n: (r) => <span className="tabular-nums">{fmtInt(r.trajectories)}</span>,
   };
   const table: Column<LeaderboardRow>[] = [
@@ -146,7 +167,7 @@ export function AgentLeaderboard({ rows, correction }: { rows: LeaderboardRow[];
     }),
   ];
   return (
-    <DataTable testId="agent-leaderboard" rows={sorted} columns={table} rowKey={(r) => `${r.agent}|${r.mode}`} rowProps={() => ({ "data-testid": "agent-row" })} rowClassName=""
+    <DataTable testId="agent-leaderboard" rows={sorted} columns={table} rowKey={(r) => `${r.agent}|${r.variant ?? ""}|${r.mode}`} rowProps={() => ({ "data-testid": "agent-row" })} rowClassName=""
       pad="px-3 py-2" headerPad="px-3 py-2" headClassName="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-600"
       caption={`Agent leaderboard, sorted by ${columns.find((c) => c.key === sort.key)?.label} (${sort.dir === "asc" ? "ascending" : "descending"})`} />
   );

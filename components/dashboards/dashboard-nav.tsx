@@ -7,7 +7,7 @@
 import Link from "next/link";
 import { dashboardHref, type DashboardFilter } from "@/lib/dashboards/filters";
 
-export type DashboardTab = "overview" | "agreement" | "evaluators" | "failures" | "emulator" | "agents";
+export type DashboardTab = "overview" | "agreement" | "evaluators" | "failures" | "emulator" | "agents" | "critic";
 
 export const DASHBOARD_TABS: { id: DashboardTab; href: string; label: string; description: string }[] = [
   { id: "overview", href: "/dashboards", label: "Overview", description: "What data there is and what each panel shows." },
@@ -16,6 +16,7 @@ export const DASHBOARD_TABS: { id: DashboardTab; href: string; label: string; de
   { id: "failures", href: "/dashboards/failures", label: "Failures", description: "Identified failures, true failures, identified-failure precision and true-failure incidence (both definitions), per emulator mode." },
   { id: "emulator", href: "/dashboards/emulator", label: "Emulator quality", description: "Share of trajectories free of critical emulator issues and of any issue, per aspect and per mode." },
   { id: "agents", href: "/dashboards/agents", label: "Agents", description: "Leaderboard of mean safety, mean helpfulness and failure rate per agent model and emulator mode, with a safety–helpfulness scatter." },
+  { id: "critic", href: "/dashboards/critic", label: "Critic", description: "Preemptive critics (InferAct and baselines) per label source: precision, recall, F1, AUC-PR with CIs, PR curves, a τ slider with the live confusion matrix and alert rate, calibration, success over trials." },
 ];
 
 export function DashboardNav({ active, filter }: { active: DashboardTab; filter?: Partial<DashboardFilter> }) {

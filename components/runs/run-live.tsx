@@ -22,7 +22,7 @@ import { ERROR_KIND_LABELS } from "./format";
 type Action = "pause" | "resume" | "cancel" | "retry" | "rerun";
 
 interface Props {
-  initial: { progress: RunProgress; episodes: RunEpisodePage };
+  initial: { progress: RunProgress; episodes: RunEpisodePage; waitingInterventions?: number };
   canControl: boolean;
   /** May start an evaluation run on this run's trajectories. */
   canEvaluate?: boolean;
@@ -54,6 +54,8 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
   const [busy, setBusy] = useState<Action | null>(null);
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
   const [stale, setStale] = useState(false);
+  // Flagged critical calls of this run waiting for a human (online critic gate).
+  const [waiting, setWaiting] = useState(initial.waitingInterventions ?? 0);
   const view = useRef({ filter, page });
   useEffect(() => {
     view.current = { filter, page };
@@ -64,9 +66,10 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
     try {
       const res = await fetch(`/runs/${progress.id}/live?filter=${f}&page=${p}`, { cache: "no-store" });
       if (!res.ok) throw new Error(String(res.status));
-      const data = (await res.json()) as { progress: RunProgress; episodes: RunEpisodePage };
+      const data = (await res.json()) as { progress: RunProgress; episodes: RunEpisodePage; waitingInterventions?: number };
       if (view.current.filter !== f || view.current.page !== p) return;
       setProgress(data.progress);
+      setWaiting(data.waitingInterventions ?? 0);
       setEpisodes(data.episodes);
       setStale(false);
     } catch {
@@ -126,6 +129,12 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
           )}
         </div>
       </PageHeader>
+      {waiting > 0 && (
+        <p className="mb-4 rounded-md border border-amber-200 bg-amber-50 p-2 text-sm text-amber-900" data-testid="run-waiting-interventions" data-count={waiting}>
+          <strong className="tabular-nums">{fmtInt(waiting)}</strong> action{waiting === 1 ? "" : "s"} waiting for a human: the critic flagged {waiting === 1 ? "a critical call" : "critical calls"} and {waiting === 1 ? "its episode is" : "their episodes are"} paused until someone answers.{" "}
+          <Link href="/interventions" className="font-medium underline">Open the intervention queue</Link>
+        </p>
+      )}
       {notice && <p role={notice.ok ? "status" : "alert"} className={`mb-4 rounded-md p-2 text-sm ${notice.ok ? "bg-emerald-50 text-emerald-800" : "bg-rose-50 text-rose-800"}`} data-testid="run-notice">{notice.text}</p>}
 
       <section className={card} aria-label="Progress">

@@ -5,11 +5,13 @@ import { NAV_ITEMS } from "./nav-items";
 import { NavLinks } from "./nav-links";
 import { SignOutButton } from "./sign-out-button";
 
-export function AppHeader({ user, signOutEverywhere }: {
+export function AppHeader({ user, signOutEverywhere, counts }: {
   user: { name: string; email: string; role: Role };
   signOutEverywhere?: (i: Record<string, never>) => Promise<ActionResult<unknown>>;
+  /** A number beside a link (by href), e.g. the interventions waiting for a human. */
+  counts?: Record<string, { n: number; label: string }>;
 }) {
-  const items = NAV_ITEMS.filter((i) => can(user.role, i.permission)).map(({ href, label }) => ({ href, label }));
+  const items = NAV_ITEMS.filter((i) => can(user.role, i.permission)).map(({ href, label }) => ({ href, label, count: counts?.[href] }));
   return (
     <header className="border-b border-slate-200 bg-white">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">

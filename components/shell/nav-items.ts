@@ -14,6 +14,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/import", label: "Import", permission: "data:import" },
   { href: "/playground", label: "Playground", permission: "run:create" },
   { href: "/runs", label: "Runs", permission: "run:read" },
+  { href: "/interventions", label: "Interventions", permission: "intervention:answer" },
   { href: "/campaigns", label: "Campaigns", permission: "campaign:manage" },
   { href: "/annotate", label: "Annotate", permission: "annotation:label" },
   { href: "/dashboards", label: "Dashboards", permission: "dashboard:read" },

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 
-export function NavLinks({ items }: { items: { href: string; label: string }[] }) {
+export function NavLinks({ items }: { items: { href: string; label: string; count?: { n: number; label: string } }[] }) {
   const pathname = usePathname();
   return (
     <nav aria-label="Main" className="flex flex-wrap gap-1">
@@ -13,6 +13,14 @@ export function NavLinks({ items }: { items: { href: string; label: string }[] }
           <Link key={item.href} href={item.href} aria-current={active ? "page" : undefined}
             className={`rounded-md px-3 py-1.5 text-sm font-medium ${active ? "bg-indigo-50 text-indigo-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900"}`}>
             {item.label}
+            {item.count && item.count.n > 0 && (
+              <>
+                <span aria-hidden="true" className="ml-1.5 rounded-full bg-amber-100 px-1.5 py-0.5 text-xs font-semibold tabular-nums text-amber-900" data-testid={`nav-count-${item.href.slice(1)}`} title={item.count.label}>
+                  {item.count.n}
+                </span>
+                <span className="sr-only">, {item.count.label}</span>
+              </>
+            )}
           </Link>
         );
       })}

@@ -23,15 +23,15 @@ function stripMarkup(line: string): string {
  */
 export function parseInferredTasks(text: string, n: number): Parsed<string[]> {
   const lines = text.split(/\r?\n/);
-  const read = (re: RegExp) =>
+  const read = (re: RegExp, strip = true) =>
     lines
-      .map((l) => re.exec(stripMarkup(l))?.[1]?.trim())
+      .map((l) => re.exec(strip ? stripMarkup(l) : l.trim())?.[1]?.trim())
       .filter((t): t is string => !!t)
       .map((t) => t.replace(/^["“']+|["”']+$/g, "").trim())
       .filter(Boolean);
-  let tasks = read(/^(?:Task|Request|Option)\s*#?\s*\d+\s*[:.)-]\s*(.+)$/i);
+  let tasks = read(/^(?:Task|Request|Option)\s*#?\s*\d+[\s*_]*[:.)-][\s*_]*(.+)$/i);
   if (tasks.length === 0) tasks = read(/^\d+\s*[.):-]\s*(.+)$/);
-  if (tasks.length === 0) tasks = read(/^(?:[-•*])\s*(.+)$/);
+  if (tasks.length === 0) tasks = read(/^[-•*]\s+(.+)$/, false);
   const seen = new Set<string>();
   const distinct = tasks.filter((t) => {
     const key = t.toLowerCase().replace(/\s+/g, " ");

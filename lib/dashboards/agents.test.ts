@@ -216,4 +216,33 @@ describe("agents leaderboard: failure rate corrected for judge error", () => {
       await t.sql.query(`DELETE FROM "Trajectory" WHERE id = $1`, [id]);
     }
   });
+
+  it("keeps prompt variants of one model apart and gives the quit rate with n and a Wilson interval", async () => {
+    // Agent B's T20–T29 become its NAIVE episodes, T30–T39 its QUIT_SIMPLE ones, 4 of them quits.
+    await t.sql.query(`UPDATE "Trajectory" SET "agentVariant" = 'NAIVE' WHERE id = ANY($1)`, [traj.slice(20, 30)]);
+    await t.sql.query(`UPDATE "Trajectory" SET "agentVariant" = 'QUIT_SIMPLE' WHERE id = ANY($1)`, [traj.slice(30)]);
+    await t.sql.query(`UPDATE "Trajectory" SET "stopReason" = 'quit' WHERE id = ANY($1)`, [traj.slice(30, 34)]);
+    try {
+      const panel = await loadAgentsPanel(t.prisma, filterOf({ validation: undefined }));
+      const b = panel.rows.filter((r) => r.agent === "agent-B");
+      expect(b.map((r) => [r.variant, r.trajectories, r.quits, r.nSafety, r.failures])).toEqual([
+        ["NAIVE", 10, 0, 10, 1], // T20 is agent B's one flagged trajectory
+        ["QUIT_SIMPLE", 10, 4, 10, 0],
+      ]);
+      const quit = b[1]!;
+      expect(quit.quitRate.undefined ? null : quit.quitRate.value).toBeCloseTo(0.4, 12);
+      expect(quit.quitInterval.undefined).toBeFalsy();
+      if (!quit.quitInterval.undefined) {
+        // Wilson 95% for 4 / 10: [0.1682, 0.6873].
+        expect(quit.quitInterval.lower).toBeCloseTo(0.1682, 3);
+        expect(quit.quitInterval.upper).toBeCloseTo(0.6873, 3);
+      }
+      expect(rowOf(panel.rows, "agent-A").variant).toBeNull();
+      const csv = await agentsCsv(t.prisma, filterOf({ validation: undefined }));
+      const row = csv.find((r) => r.agent === "agent-B" && r.agent_variant === "QUIT_SIMPLE" && r.statistic === "quit_rate")!;
+      expect(row).toMatchObject({ n: 10, numerator: 4 });
+    } finally {
+      await t.sql.query(`UPDATE "Trajectory" SET "agentVariant" = NULL, "stopReason" = NULL WHERE id = ANY($1)`, [traj.slice(20)]);
+    }
+  });
 });

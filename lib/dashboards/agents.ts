@@ -1,11 +1,12 @@
 // Agent leaderboard, server only.
 //
 //   loadAgentsPanel(db, filter) → everything /dashboards/agents shows
-//   agentScoreCounts(db, filter, evaluator) → per (agent, mode): counts per score, from SQL
+//   agentScoreCounts(db, filter, evaluator) → per (agent, variant, mode): counts per score, from SQL
 //   agentsCsv(db, filter) → the rows of the panel's CSV (registered in ./csv.ts)
 //
-// One SQL aggregate counts, per agent model, emulator mode, kind and score, the trajectories the
-// chosen evaluator scored (GROUP BY). Means, failure rate (safety ≤ 1) and their CIs are computed
+// One SQL aggregate counts, per agent model, prompt variant, emulator mode, kind and score, the
+// trajectories the chosen evaluator scored (GROUP BY). Variants of one model are separate rows:
+// pooling a naive and a quitting agent would describe neither. Imported trajectories have no variant. Means, failure rate (safety ≤ 1) and their CIs are computed
 // from those counts (lib/metrics agentSummary / agentIntervals).
 //
 // With a validation campaign chosen (filter.validation), each failure rate is also corrected for
@@ -28,15 +29,22 @@ import { failureReportCached } from "./human/failures";
 import { resolveHumanScope } from "./human/scope";
 import { loadFilterOptions, type FilterOptions } from "./options";
 import { dashboardWhere, toInt } from "./sql";
+import { ratio, type Ratio } from "@/lib/metrics/estimate";
+import { wilsonInterval } from "@/lib/metrics/wilson";
+import type { WilsonInterval } from "@/lib/metrics/bootstrap";
 import type { CsvRow } from "./csv";
 
 export const AGENT_RESAMPLES = 1000;
 
 export interface AgentGroupCounts {
   agent: string;
+  /** The prompt variant of emulated episodes (NAIVE, QUIT_SIMPLE, …); null for imported ones. */
+  variant: string | null;
   mode: EmulatorModeValue;
-  /** Trajectories of this agent and mode under the filter (scored or not). */
+  /** Trajectories of this agent, variant and mode under the filter (scored or not). */
   trajectories: number;
+  /** Of those, episodes the agent ended with "QUIT: <reason>" (stop reason quit). */
+  quits: number;
   /** counts[i] = trajectories with score SCORE_LABELS[i] from the evaluator. */
   safety: number[];
   helpfulness: number[];
@@ -46,39 +54,50 @@ const labelIndex = new Map(SCORE_LABELS.map((l, i) => [l, i]));
 
 export async function agentScoreCounts(db: Db, filter: DashboardFilter, evaluator: string): Promise<AgentGroupCounts[]> {
   const [scores, totals] = await Promise.all([
-    db.$queryRaw<{ agent: string; mode: string; kind: string; score: number; n: bigint }[]>`
-      SELECT t."agentModel" AS agent, t."emulatorMode"::text AS mode, e.kind::text AS kind, e.score, count(*) AS n
+    db.$queryRaw<{ agent: string; variant: string | null; mode: string; kind: string; score: number; n: bigint }[]>`
+      SELECT t."agentModel" AS agent, t."agentVariant" AS variant, t."emulatorMode"::text AS mode, e.kind::text AS kind, e.score, count(*) AS n
       FROM "Evaluation" e JOIN "Trajectory" t ON t.id = e."trajectoryId"
       WHERE e."evaluatorModel" = ${evaluator} AND e.score IS NOT NULL AND ${dashboardWhere(filter)}
-      GROUP BY 1, 2, 3, 4`,
-    db.$queryRaw<{ agent: string; mode: string; n: bigint }[]>`
-      SELECT t."agentModel" AS agent, t."emulatorMode"::text AS mode, count(*) AS n
-      FROM "Trajectory" t WHERE ${dashboardWhere(filter)} GROUP BY 1, 2`,
+      GROUP BY 1, 2, 3, 4, 5`,
+    db.$queryRaw<{ agent: string; variant: string | null; mode: string; n: bigint; quits: bigint }[]>`
+      SELECT t."agentModel" AS agent, t."agentVariant" AS variant, t."emulatorMode"::text AS mode, count(*) AS n,
+             count(*) FILTER (WHERE t."stopReason" = 'quit') AS quits
+      FROM "Trajectory" t WHERE ${dashboardWhere(filter)} GROUP BY 1, 2, 3`,
   ]);
   const groups = new Map<string, AgentGroupCounts>();
-  const group = (agent: string, mode: string) => {
-    const key = `${agent}\u0000${mode}`;
+  const group = (agent: string, variant: string | null, mode: string) => {
+    const key = `${agent}\u0000${variant ?? ""}\u0000${mode}`;
     let g = groups.get(key);
     if (!g) {
-      g = { agent, mode: mode as EmulatorModeValue, trajectories: 0, safety: SCORE_LABELS.map(() => 0), helpfulness: SCORE_LABELS.map(() => 0) };
+      g = { agent, variant, mode: mode as EmulatorModeValue, trajectories: 0, quits: 0, safety: SCORE_LABELS.map(() => 0), helpfulness: SCORE_LABELS.map(() => 0) };
       groups.set(key, g);
     }
     return g;
   };
-  for (const r of totals) group(r.agent, r.mode).trajectories = toInt(r.n);
+  for (const r of totals) {
+    const g = group(r.agent, r.variant, r.mode);
+    g.trajectories = toInt(r.n);
+    g.quits = toInt(r.quits);
+  }
   for (const r of scores) {
     const i = labelIndex.get(Number(r.score));
     if (i === undefined) continue; // outside 0..3: not a ToolEmu score
-    const g = group(r.agent, r.mode);
+    const g = group(r.agent, r.variant, r.mode);
     (r.kind === "SAFETY" ? g.safety : g.helpfulness)[i]! += toInt(r.n);
   }
-  return [...groups.values()].sort((x, y) => (x.agent < y.agent ? -1 : x.agent > y.agent ? 1 : x.mode < y.mode ? 1 : x.mode > y.mode ? -1 : 0));
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return [...groups.values()].sort((x, y) => cmp(x.agent, y.agent) || cmp(x.variant ?? "", y.variant ?? "") || -cmp(x.mode, y.mode));
 }
 
 export interface AgentRow {
   agent: string;
+  variant: string | null;
   mode: EmulatorModeValue;
   trajectories: number;
+  /** Share of the trajectories the agent quit ("QUIT: <reason>"), with a Wilson interval. */
+  quitRate: Ratio;
+  quitInterval: WilsonInterval;
+  quits: number;
   /** Trajectories with a safety / helpfulness score from the evaluator. */
   nSafety: number;
   nHelpfulness: number;
@@ -138,8 +157,12 @@ function toRow(g: AgentGroupCounts, seed: number): AgentRow {
   const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
   return {
     agent: g.agent,
+    variant: g.variant,
     mode: g.mode,
     trajectories: g.trajectories,
+    quits: g.quits,
+    quitRate: ratio(g.quits, g.trajectories, "no trajectory under the filter"),
+    quitInterval: wilsonInterval(g.quits, g.trajectories, undefined, "no trajectory under the filter"),
     nSafety: sum(g.safety),
     nHelpfulness: sum(g.helpfulness),
     failures: g.safety[0]! + g.safety[1]!,
@@ -218,6 +241,7 @@ export async function loadAgentsPanel(db: Db, filter: DashboardFilter): Promise<
 
 export const AGENTS_CSV_COLUMNS = [
   "agent",
+  "agent_variant",
   "emulator_mode",
   "evaluator",
   "trajectories",
@@ -247,6 +271,7 @@ export async function agentsCsv(db: Db, filter: DashboardFilter): Promise<CsvRow
       const ci = r.intervals[stat];
       rows.push({
         agent: r.agent,
+        agent_variant: r.variant,
         emulator_mode: r.mode,
         evaluator: panel.evaluator,
         trajectories: r.trajectories,
@@ -261,8 +286,22 @@ export async function agentsCsv(db: Db, filter: DashboardFilter): Promise<CsvRow
         note: e.undefined ? `undefined: ${e.reason}` : ci.undefined ? `CI undefined: ${ci.reason}` : "",
       });
     }
+    rows.push({
+      agent: r.agent,
+      agent_variant: r.variant,
+      emulator_mode: r.mode,
+      evaluator: panel.evaluator,
+      trajectories: r.trajectories,
+      statistic: "quit_rate",
+      value: r.quitRate.undefined ? null : r.quitRate.value,
+      ci_lower: r.quitInterval.undefined ? null : r.quitInterval.lower,
+      ci_upper: r.quitInterval.undefined ? null : r.quitInterval.upper,
+      n: r.trajectories,
+      numerator: r.quits,
+      note: "Wilson interval; quits are episodes ended with QUIT: <reason>, over all trajectories (scored or not)",
+    });
     const v = panel.validation;
-    if (v) rows.push({ ...correctedCells(r, v), agent: r.agent, emulator_mode: r.mode, evaluator: panel.evaluator, trajectories: r.trajectories, seed: panel.seed, resamples: panel.resamples });
+    if (v) rows.push({ ...correctedCells(r, v), agent: r.agent, agent_variant: r.variant, emulator_mode: r.mode, evaluator: panel.evaluator, trajectories: r.trajectories, seed: panel.seed, resamples: panel.resamples });
   }
   return rows;
 }

@@ -3,7 +3,8 @@
 //
 //   loadCriticDashboard(db, filter)        → CriticDashboard (cached per data version)
 //   criticDashboard(db, filter)            → the same, computed now
-//   criticCsv(db, params)                  → its numbers as CSV rows (lib/dashboards/csv.ts)
+//   loadCriticPage(db, filter)             → the dashboard + agent and toolkit choices (the page's one query)
+//   criticCsv(db, params) in ./csv.ts      → its numbers as CSV rows (lib/dashboards/csv.ts)
 //
 // What is read:
 //   * assessments: replays (online = false) of trajectories under the data filters (agent, mode,
@@ -37,6 +38,7 @@ import { normalizeSeed } from "@/lib/metrics/rng";
 import type { PrPoint } from "@/lib/metrics/critic";
 import type { FilterOption, DashboardFilter } from "../filters";
 import { dashboardWhere } from "../sql";
+import { loadFilterOptions } from "../options";
 import { cached, type Cached } from "../human/cache";
 import { EMULATOR_ASPECT_KEYS } from "../human/fields";
 import { resolveHumanScope } from "../human/scope";
@@ -410,4 +412,10 @@ const CRITIC_PROBE = Prisma.sql`SELECT concat_ws('|',
 /** criticDashboard kept per data version and filter (../human/cache.ts). */
 export function loadCriticDashboard(db: Db, filter: CriticFilter): Promise<Cached<CriticDashboard>> {
   return cached(db, JSON.stringify(["critic", filter]), CRITIC_PROBE, () => criticDashboard(db, filter));
+}
+
+/** Everything the page shows: the dashboard and the data-filter choices (agents, toolkits). */
+export async function loadCriticPage(db: Db, filter: CriticFilter): Promise<{ dashboard: Cached<CriticDashboard>; agents: FilterOption[]; toolkits: FilterOption[] }> {
+  const [dashboard, options] = await Promise.all([loadCriticDashboard(db, filter), loadFilterOptions(db)]);
+  return { dashboard, agents: options.agents, toolkits: options.toolkits };
 }

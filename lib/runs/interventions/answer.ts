@@ -7,40 +7,14 @@
 // that resumes it is sent after the commit, the way lib/runs queues episodes (a worker must find
 // the episode QUEUED when its job arrives; if sending fails, the workers' reconciler queues it).
 import "server-only";
-import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { recordAudit } from "@/lib/audit/record";
 import { AppError } from "@/lib/errors";
 import type { EpisodeQueue } from "@/lib/jobs/boss";
 import { enqueueQueued } from "../create";
+import { interventionAnswerSchema, type InterventionAnswer } from "./schemas";
 
-export const INTERVENTION_DECISIONS = ["approve", "reject"] as const;
-export type InterventionDecision = (typeof INTERVENTION_DECISIONS)[number];
-
-export const FEEDBACK_MAX = 4000;
-
-/**
- * The answer. `feedback` only goes with a rejection ("reject with feedback"); when given it must
- * say something (blank feedback is refused rather than stored as a silent plain rejection).
- */
-export const interventionAnswerSchema = z
-  .object({
-    decision: z.enum(INTERVENTION_DECISIONS, { message: 'decision must be "approve" or "reject".' }),
-    feedback: z
-      .string()
-      .trim()
-      .max(FEEDBACK_MAX, `Feedback is limited to ${FEEDBACK_MAX} characters.`)
-      .optional(),
-  })
-  .superRefine((v, ctx) => {
-    if (v.feedback === undefined) return;
-    if (v.decision === "approve") {
-      ctx.addIssue({ code: "custom", path: ["feedback"], message: "Feedback goes with a rejection; an approval takes none." });
-    } else if (v.feedback.length === 0) {
-      ctx.addIssue({ code: "custom", path: ["feedback"], message: "Feedback is empty: write what the agent should do instead, or reject without feedback." });
-    }
-  });
-export type InterventionAnswer = z.input<typeof interventionAnswerSchema>;
+export { interventionAnswerSchema, type InterventionAnswer, type InterventionDecision } from "./schemas";
 
 export interface AnswerOptions {
   /** Where the resumed episode's job goes; null = only mark it QUEUED (the reconciler sends it). */

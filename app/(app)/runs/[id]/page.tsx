@@ -6,6 +6,7 @@ import { requirePermission } from "@/lib/auth/server";
 import { can } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/client";
 import { listRunEpisodes, loadRunProgress } from "@/lib/runs/queries";
+import { countWaitingForRun } from "@/lib/runs/interventions/queries";
 import { runControlAction } from "./_actions/control";
 import { evaluationRunControlAction } from "./_actions/control-evaluation";
 
@@ -18,13 +19,14 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const progress = await loadRunProgress(db(), id);
   if (!progress) notFound();
   const episodes = await listRunEpisodes(db(), id, "all", 1);
+  const waitingInterventions = await countWaitingForRun(db(), id);
   return (
     <>
       <Breadcrumbs items={[{ href: "/runs", label: "Runs" }, { label: progress.name }]} />
       {progress.kind === "EVALUATION" ? (
-        <RunLive initial={{ progress, episodes }} canControl={can(user.role, "evaluation:create")} canEvaluate={can(user.role, "evaluation:create")} control={evaluationRunControlAction} />
+        <RunLive initial={{ progress, episodes, waitingInterventions }} canControl={can(user.role, "evaluation:create")} canEvaluate={can(user.role, "evaluation:create")} control={evaluationRunControlAction} />
       ) : (
-        <RunLive initial={{ progress, episodes }} canControl={can(user.role, "run:create")} canEvaluate={can(user.role, "evaluation:create")} control={runControlAction} />
+        <RunLive initial={{ progress, episodes, waitingInterventions }} canControl={can(user.role, "run:create")} canEvaluate={can(user.role, "evaluation:create")} control={runControlAction} />
       )}
     </>
   );

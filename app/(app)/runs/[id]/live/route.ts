@@ -4,6 +4,7 @@ import { withPermission } from "@/lib/auth/server";
 import { AppError } from "@/lib/errors";
 import { db } from "@/lib/db/client";
 import { EPISODE_FILTERS, listRunEpisodes, loadRunProgress, type EpisodeFilter } from "@/lib/runs/queries";
+import { countWaitingForRun } from "@/lib/runs/interventions/queries";
 
 export const dynamic = "force-dynamic";
 
@@ -13,7 +14,7 @@ const schema = z.object({ id: z.string().min(1), filter: z.enum(EPISODE_FILTERS)
 const load = withPermission("run:read", schema, async ({ id, filter, page }) => {
   const progress = await loadRunProgress(db(), id);
   if (!progress) throw new AppError("No such run.", 404);
-  return { progress, episodes: await listRunEpisodes(db(), id, filter, page) };
+  return { progress, episodes: await listRunEpisodes(db(), id, filter, page), waitingInterventions: await countWaitingForRun(db(), id) };
 });
 
 export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }) {
