@@ -3,6 +3,7 @@
 // of the header of ./critic.ts — three distinct requests, the A bonus moving the orders apart,
 // the markers, the temperature noise of self-consistency samples, the simulated user's rule.
 import { describe, expect, it } from "vitest";
+import type { ChatMessage } from "@/lib/llm/types";
 import { checkpoints, type CriticStep } from "@/lib/critic/checkpoints";
 import { parseInferredTasks, parseSimulatedUser, parseStandardVerdict, parseStepProbabilities, parseVerificationAnswer } from "@/lib/critic/parse";
 import { buildInferencePrompt, buildMultiStepPrompt, buildSimulatedUserPrompt, buildStandardPrompt, buildVerificationPrompt } from "@/lib/critic/prompts/build";
@@ -18,7 +19,7 @@ const steps: CriticStep[] = [
 const cps = checkpoints({ steps, finalAnswer: "Both tasks with 'Test' in the title are deleted." }, new Set(["TodoistDeleteTask"]));
 const [deleteCp, finalCp] = cps as [(typeof cps)[number], (typeof cps)[number]];
 
-const ask = (messages: { role: "system" | "user"; content: string }[], temperature?: number) => respond(messages, { model: "offline-heuristic", temperature });
+const ask = (messages: ChatMessage[], temperature?: number) => respond(messages, { model: "offline-heuristic", temperature });
 
 describe("offline critic: task inference", () => {
   it("builds three distinct requests from the tool names and key arguments, the same every time", () => {
