@@ -18,7 +18,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
 import { sharedDataDir } from "@/lib/testing/shared-data";
-import { insertAssessment } from "@/lib/testing/critic";
+import { insertAssessment, insertAssessmentSql } from "@/lib/testing/critic";
 import { runImport } from "@/lib/toolemu/import";
 import { createCampaign } from "@/lib/annotation/campaigns";
 import { claimNext, submitLabel } from "@/lib/annotation/assignments";
@@ -210,10 +210,15 @@ describe("cache and CSV", () => {
     const f = filter({ source: "proxy:test-judge" });
     expect((await loadCriticDashboard(t.prisma, f)).cache.status).toBe("miss");
     expect((await loadCriticDashboard(t.prisma, f)).cache.status).toBe("hit");
-    await insertAssessment(t.prisma, { trajectoryId: T[4]!, method: "MULTI_STEP", criticModel: MODEL, checkpoints: [{ stepIndex: 1, final: true, p: 0.1 }] });
+    // Written over plain pg, as the e2e spec seeds its assessments.
+    await insertAssessmentSql(t.sql, { trajectoryId: T[4]!, method: "MULTI_STEP", criticModel: MODEL, checkpoints: [{ stepIndex: 0, p: null }, { stepIndex: 1, final: true, p: 0.1 }] });
     const again = await loadCriticDashboard(t.prisma, f);
     expect(again.cache.status).toBe("miss");
     expect(again.series.map((s) => s.method)).toEqual(["INFERACT", "STANDARD", "MULTI_STEP"]);
+    // T4 (y 0) with an ERROR action and a final 0.1: a false positive, one ERROR, one alert of one critical action.
+    const multi = again.rows.find((r) => r.method === "MULTI_STEP")!.evaluation;
+    expect(multi.atTau).toMatchObject({ tp: 0, fp: 1, n: 1, alerts: 1, criticalActions: 1 });
+    expect(multi.errorCheckpoints).toBe(1);
 
     const rows = await criticCsv(t.prisma, { source: "proxy:test-judge", method: "INFERACT", tau: "0.5" });
     const f1 = rows.find((r) => r.section === "metrics" && r.statistic === "f1")!;
