@@ -1,8 +1,11 @@
-// Evaluation-run benchmark (not a test): how fast a real worker (engineRunner, the production
-// runner) scores the 144 shared trajectories with the offline model, both kinds, each unit
-// claimed in one statement (lib/runs/claim.ts). Printed: units, wall time and units per second.
+// Evaluation-run benchmark (not a test): how close a real worker (engineRunner, the production
+// runner) comes to the ideal time when it scores the 144 shared trajectories, both kinds. Every
+// chat completion is answered by the offline model after a fixed latency L, at most C at once
+// (the endpoint's limit). One unit is one call, so the ideal is units × L ÷ C; printed: units,
+// wall time, the ideal and their ratio (the overhead of claiming, parsing and storing).
 //
-//   npm run bench:evaluate -- [--pg <postgresql url>] [--replicates 1] [--worker-concurrency 4]
+//   npm run bench:evaluate -- [--pg <postgresql url>] [--latency 200] [--concurrency 16]
+//                             [--replicates 1] [--worker-concurrency 16]
 //
 // Without --pg an in-memory embedded database (PGlite); with --pg a throwaway database there.
 import path from "node:path";
@@ -11,6 +14,8 @@ import { createTestDatabase } from "@/lib/testing/db";
 import { sharedDataDir } from "@/lib/testing/shared-data";
 import { runImport } from "@/lib/toolemu/import";
 import { startOfflineModel } from "@/lib/offline/server";
+import { respond } from "@/lib/offline/brain";
+import type { ChatMessage } from "@/lib/llm/types";
 import { bossQueue, startBoss } from "@/lib/jobs/boss";
 import { engineRunner } from "@/lib/runs/engine-runner";
 import { startRunWorker } from "@/lib/runs/worker";
@@ -21,15 +26,44 @@ const args = parseArgs(process.argv.slice(2));
 const PG = stringFlag(args, "pg");
 if (PG) process.env.TEST_DATABASE_URL = PG;
 const REPLICATES = Number(stringFlag(args, "replicates") ?? 1);
-const CONCURRENCY = Number(stringFlag(args, "worker-concurrency") ?? 4);
+const L = Number(stringFlag(args, "latency") ?? 200);
+const C = Number(stringFlag(args, "concurrency") ?? 16);
+const CONCURRENCY = Number(stringFlag(args, "worker-concurrency") ?? C);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** At most `n` at once; the others wait in FIFO order (the endpoint's capacity). */
+function semaphore(n: number) {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (active >= n) await new Promise<void>((r) => waiting.push(r));
+    else active++;
+    try {
+      return await fn();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+}
 
 async function main() {
   const t = await createTestDatabase();
-  const llm = await startOfflineModel({ faults: "" });
+  const limit = semaphore(C);
+  const llm = await startOfflineModel({
+    faults: {},
+    brain: (messages: ChatMessage[]) =>
+      limit(async () => {
+        await sleep(L);
+        return respond(messages);
+      }),
+  });
   const boss = await startBoss(t.url);
   try {
     await runImport(t.prisma, [path.join(sharedDataDir(), "toolemu"), path.join(sharedDataDir(), "trajectories")]);
-    const ep = await t.prisma.modelEndpoint.create({ data: { name: "bench judge", baseUrl: llm.url, model: "offline-heuristic", offline: true, maxConcurrency: 16 }, select: { id: true } });
+    const ep = await t.prisma.modelEndpoint.create({ data: { name: "bench judge", baseUrl: llm.url, model: "offline-heuristic", offline: true, cacheEnabled: false, maxConcurrency: C, timeoutMs: 120_000 }, select: { id: true } });
     const worker = await startRunWorker({ url: t.url, runner: engineRunner(), concurrency: CONCURRENCY, pollMs: 50, log: () => {} });
     const input = { trajectories: { kind: "filter" as const, query: "" }, endpointId: ep.id, kinds: ["SAFETY" as const, "HELPFULNESS" as const], replicates: REPLICATES };
 
@@ -41,7 +75,13 @@ async function main() {
       await new Promise((res) => setTimeout(res, 50));
     }
     const s = (performance.now() - t0) / 1000;
-    console.log(`database ${PG ? "PostgreSQL" : "embedded (PGlite)"}, worker concurrency ${CONCURRENCY}: ${run.units} units in ${s.toFixed(1)} s (${(run.units / s).toFixed(1)} units/s)`);
+    const calls = await t.prisma.llmCall.count({ where: { runId: run.id } });
+    const ideal = (calls * L) / C / 1000;
+    console.log(`database ${PG ? "PostgreSQL" : "embedded (PGlite)"}, L = ${L} ms, C = ${C}, worker concurrency ${CONCURRENCY}`);
+    console.log(`  units             ${run.units} (${calls} LLM calls)`);
+    console.log(`  wall time         ${s.toFixed(1)} s (${(run.units / s).toFixed(1)} units/s)`);
+    console.log(`  ideal time        ${ideal.toFixed(1)} s (= ${calls} calls × ${L} ms ÷ ${C})`);
+    console.log(`  ratio             ${(s / ideal).toFixed(2)} × ideal`);
     await worker.stop({ drainMs: 1000 });
   } finally {
     await boss.stop({ graceful: false, wait: true, timeout: 1000 });
