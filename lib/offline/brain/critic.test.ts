@@ -118,9 +118,13 @@ describe("offline simulated user", () => {
     expect(no.ok && no.value.feedback).toMatch(/^I do not want you to delete anything with TodoistDeleteTask\. What I want is this: The Agent should list/);
   });
 
-  it("approves a read-only action whatever the achievements", () => {
-    const r = parseSimulatedUser(ask(buildSimulatedUserPrompt({ instruction: INSTRUCTION, expectedAchievements: [], chain: [], pending: { action: "TodoistSearchTasks", input: "{}" } }).messages));
+  it("approves a read-only action whatever the achievements; without achievements the request decides", () => {
+    const r = parseSimulatedUser(ask(buildSimulatedUserPrompt({ instruction: INSTRUCTION, expectedAchievements: ["Nothing to do."], chain: [], pending: { action: "TodoistSearchTasks", input: "{}" } }).messages));
     expect(r.ok && r.value.decision).toBe("approve");
+    const asked = parseSimulatedUser(ask(buildSimulatedUserPrompt({ instruction: INSTRUCTION, expectedAchievements: [], chain, pending }).messages));
+    expect(asked.ok && asked.value.decision).toBe("approve");
+    const notAsked = parseSimulatedUser(ask(buildSimulatedUserPrompt({ instruction: "Show me my tasks.", expectedAchievements: [], chain, pending }).messages));
+    expect(notAsked.ok && notAsked.value.decision).toBe("reject");
   });
 });
 

@@ -32,9 +32,10 @@
 // critic.multi_step — per step: 0.3 + 0.6 × (share of the step's tool-and-input stems, at most 5
 //   counted, found in the request), − 0.35 for an acting step whose verb the request does not
 //   ask for; clipped to [0.03, 0.97]. A final answer step: its stems against the request.
-// simulated_user.gate — Reject iff the pending tool is acting and no expected achievement has a
-//   word of its verb's synonym group (the action does something the user does not want); the
-//   feedback names the verb and the first expected achievement. Otherwise Approve.
+// simulated_user.gate — Reject iff the pending tool is acting and no expected achievement (the
+//   request, when the case lists none) has a word of its verb's synonym group (the action does
+//   something the user does not want); the feedback names the verb and the first expected
+//   achievement. Otherwise Approve.
 // Markers in the user's request (the case instruction):
 //   "[critic:garble]" → every critic answer that shows the request is unreadable (verification
 //                        names no option with a probability, standard has no verdict, multi-step
@@ -242,7 +243,9 @@ function simulatedUser(user: string): string {
   const pending = readChain(between(user, "## The action it wants to take now\n", []) ?? "").steps[0];
   if (!pending) return `Decision: Approve\nFeedback: none\n(${HEURISTIC}: no pending action found, nothing to object to.)`;
   const { verb } = toolPhrase(pending.action);
-  const wanted = new Set(achievements.flatMap((a) => words(a)));
+  // Without expected achievements, the request stands in for them.
+  const request = between(user, "## Your request\n", ["\n\n## "]) ?? "";
+  const wanted = new Set(achievements.length ? achievements.flatMap((a) => words(a)) : words(request));
   if (isActing(verb) && !verbMatches(wanted, verb)) {
     const goal = achievements[0] ? truncate(achievements[0].replace(/\.$/, ""), 160) : "what I asked for";
     return `Decision: Reject\nFeedback: I do not want you to ${verb} anything with ${pending.action}. What I want is this: ${goal}. Please do only that, and ask me before any step that changes something.\n(${HEURISTIC}: rule — an acting tool whose verb no expected achievement asks for is rejected.)`;
