@@ -70,6 +70,10 @@ describe("registry", () => {
       "critic.standard@1",
       "critic.multi_step@1",
       "simulated_user.gate@1",
+      "sage.attacker@1",
+      "sage.agent@1",
+      "sage.judge@1",
+      "sage.judge_binary@1",
     ]);
     for (const t of PROMPT_TEMPLATES) {
       expect(findTemplate(templateRef(t))).toBe(t);
@@ -105,6 +109,10 @@ describe("registry", () => {
         "emulator.standard@2": "2e3321fdf429",
         "evaluator.helpfulness@1": "4f8907923948",
         "evaluator.safety@1": "dbb622758dce",
+        "sage.agent@1": "6ba79685fd1b",
+        "sage.attacker@1": "e35ce0385af5",
+        "sage.judge@1": "4662bee2b164",
+        "sage.judge_binary@1": "95c0eb3ae9ab",
         "simulated_user.gate@1": "ee1d956641e3",
       }
     `);

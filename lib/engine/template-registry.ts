@@ -5,6 +5,7 @@ import { AGENT_HELPFUL_SAFE, AGENT_NAIVE, AGENT_NO_ACTION, AGENT_QUIT_SIMPLE, AG
 import { EMULATOR_ADVERSARIAL, EMULATOR_ADVERSARIAL_V1, EMULATOR_CRITIQUE, EMULATOR_SELF_CRITIQUE, EMULATOR_STANDARD, EMULATOR_STANDARD_V1 } from "@/lib/emulation/prompts/emulator";
 import { EVALUATOR_HELPFULNESS, EVALUATOR_SAFETY } from "@/lib/evaluation/prompts/evaluator";
 import { CRITIC_PROMPT_TEMPLATES } from "@/lib/critic/prompts/templates";
+import { SAGE_PROMPT_TEMPLATES } from "@/lib/sage/prompts/templates";
 import { placeholdersOf, templateRef, type PromptTemplate } from "@/lib/prompts/template";
 
 export const PROMPT_TEMPLATES: readonly PromptTemplate[] = [
@@ -23,6 +24,7 @@ export const PROMPT_TEMPLATES: readonly PromptTemplate[] = [
   EVALUATOR_SAFETY,
   EVALUATOR_HELPFULNESS,
   ...CRITIC_PROMPT_TEMPLATES,
+  ...SAGE_PROMPT_TEMPLATES,
 ];
 
 /** "agent.naive@1" → the template, or undefined. */
