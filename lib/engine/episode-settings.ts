@@ -46,6 +46,19 @@ export function episodeSettings(opts: RunEpisodeOptions, kinds: readonly Evaluat
     selfCritiqueRounds,
     loopMode: opts.loopMode ?? "STRICT",
     ...(opts.replayOf ? { replayOf: opts.replayOf } : {}),
+    // The online critic gate (./gate.ts): a trajectory says it was gated, by whom, how.
+    ...(opts.gate
+      ? {
+          gate: {
+            critic: endpointSettings(opts.gate.client),
+            settings: opts.gate.settings,
+            answerer: opts.gate.answerer,
+            simulatedUser: opts.gate.answerer === "simulated" && opts.gate.simulatedUser ? endpointSettings(opts.gate.simulatedUser) : null,
+            criticalTools: [...opts.gate.context.criticalTools].sort(),
+          },
+        }
+      : {}),
+    ...(opts.trial ? { trial: opts.trial.trial, previousTrialId: opts.trial.previousTrialId } : {}),
     codeVersion: APP_VERSION,
   };
 }

@@ -6,9 +6,39 @@ import type { EvaluatorKind } from "@/lib/evaluation/prompts/build";
 import type { RecordedCall } from "@/lib/prompts/render";
 import type { AgentVariant, CaseSpec, EmulatorModeValue, ToolSpec } from "@/lib/trajectory/types";
 import type { LoopModeValue } from "@/lib/emulation/parse-toolemu";
+import type { CheckpointVerdict } from "@/lib/critic/assess";
+import type { CriticCaseContext } from "@/lib/critic/context";
+import type { CriticSettings } from "@/lib/critic/settings";
 import type { RawStep } from "./toolemu-line";
 
-export type StopReason = "final_answer" | "max_steps" | "parse_error" | "llm_error" | "cancelled" | "crashed";
+export type StopReason = "final_answer" | "max_steps" | "parse_error" | "llm_error" | "cancelled" | "crashed" | "intervention";
+
+/** The online critic gate of an episode (./gate.ts). */
+export interface EpisodeGate {
+  /** The critic's endpoint. */
+  client: ModelClient;
+  settings: CriticSettings;
+  /** t*, the critical tools, amount arguments and style examples of the case. */
+  context: CriticCaseContext;
+  /** "human": a flagged call waits for an answer (the episode pauses); "simulated": simulatedUser answers at once. */
+  answerer: "human" | "simulated";
+  simulatedUser?: ModelClient | null;
+  /** The run's episode a pending Intervention belongs to (runs only). */
+  runEpisodeId?: string | null;
+}
+
+/** An InferAct trial after the first: its number, the attempt before it, and every earlier trial's feedback (oldest first). */
+export interface EpisodeTrial {
+  trial: number;
+  previousTrialId: string | null;
+  feedback: TrialFeedback[];
+}
+
+/** One written feedback of an earlier trial's rejected call. */
+export interface TrialFeedback {
+  trial: number;
+  text: string;
+}
 
 export interface RunEpisodeOptions {
   caseId: string;
@@ -36,6 +66,15 @@ export interface RunEpisodeOptions {
   loopMode?: LoopModeValue;
   /** A replay: the imported trajectory whose recorded outputs answer the calls (settings.replayOf). */
   replayOf?: string | null;
+  /** The online critic gate; null / absent: none. */
+  gate?: EpisodeGate | null;
+  /** A feedback trial (trial ≥ 2): the feedback goes into the agent's prompt. Absent: trial 1. */
+  trial?: EpisodeTrial | null;
+  /**
+   * Resume the WAITING trajectory `trajectoryId` (a paused gated episode whose intervention was
+   * answered) from its stored steps instead of starting it (./resume.ts).
+   */
+  resume?: boolean;
   signal?: AbortSignal;
   /** Called once the trajectory row exists. */
   onStart?: (trajectoryId: string) => void | Promise<void>;
@@ -59,7 +98,8 @@ export type EvaluationOutcome =
   | { kind: EvaluatorKind; ok: true; evaluationId: string; score: number | null; label: string | null; warning: string | null }
   | { kind: EvaluatorKind; ok: false; error: string; errorKind: LlmErrorKind };
 
-export type EpisodeStatus = "FINISHED" | "INCOMPLETE" | "INTERRUPTED";
+/** WAITING: paused by the online gate; its Intervention is `EpisodeResult.interventionId`. */
+export type EpisodeStatus = "FINISHED" | "INCOMPLETE" | "INTERRUPTED" | "WAITING";
 
 export interface EpisodeResult {
   trajectoryId: string;
@@ -75,6 +115,8 @@ export interface EpisodeResult {
   costUsd: number;
   /** One per evaluation kind asked for; empty without an evaluator or when interrupted. */
   evaluations: EvaluationOutcome[];
+  /** WAITING: the pending Intervention. */
+  interventionId?: string | null;
 }
 
 export interface Usage {
@@ -126,4 +168,8 @@ export interface EpisodeState {
   stopReason: StopReason;
   stopDetail: string | null;
   errorKind: LlmErrorKind | null;
+  /** The online gate's verdicts so far (its CriticAssessment is rewritten with all of them). */
+  gateVerdicts: CheckpointVerdict[];
+  /** Set when the gate paused the episode at a flagged call. */
+  waiting: { interventionId: string; stepIndex: number } | null;
 }

@@ -18,6 +18,12 @@
 //   a model call failing for good → INTERRUPTED (llm_error); the signal aborted → INTERRUPTED
 //   (cancelled); anything else thrown → INTERRUPTED (crashed)
 //
+// Online critic gate (opts.gate, ./gate.ts): a valid call of a critical tool is judged by the
+// critic first; a flagged one waits for a person — the step stays stored without observation, the
+// trajectory WAITING (stop reason "intervention"), no evaluation — until ./resume.ts carries on
+// (opts.resume) — or is answered at once by the simulated user. Trials (opts.trial): every
+// earlier trial's feedback is appended to the agent's system message (./trial-memory.ts).
+//
 // NO_ACTION agents: any Action they write is refused in code like an invalid input (the agent
 // sees NO_ACTION_OBSERVATION) and never emulated.
 //
@@ -40,10 +46,14 @@ import { observe } from "./emulate";
 import { episodeSettings } from "./episode-settings";
 import { zeroUsage, type Episode, type EpisodeResult, type EpisodeState, type EpisodeStatus, type RunEpisodeOptions } from "./episode-types";
 import { evaluateEpisode } from "./evaluate-episode";
-import { completeStep, finishTrajectory, recordActionStep, recordUnparsableStep, writeStartingTrajectory } from "./trajectory-store";
+import { blockedObservation, gateCall, gatesCall } from "./gate";
+import { restoreState, type PendingCall } from "./resume";
+import { completeStep, finishTrajectory, pauseTrajectory, recordActionStep, recordUnparsableStep, resumeTrajectory, writeStartingTrajectory } from "./trajectory-store";
+import { trialMemory, withTrialMemory } from "./trial-memory";
 
 export { AGENT_STOP } from "./agent-turn";
 export { EMULATOR_FAILURE_OBSERVATION, NO_ACTION_OBSERVATION } from "./emulate";
+export { blockedObservation } from "./gate";
 export { episodeTemplates } from "./episode-settings";
 export type { EpisodeResult, EvaluationOutcome, RunEpisodeOptions, StepEvent, StopReason } from "./episode-types";
 
@@ -53,6 +63,7 @@ export type { EpisodeResult, EvaluationOutcome, RunEpisodeOptions, StepEvent, St
  */
 export async function startEpisode(db: Db, opts: RunEpisodeOptions): Promise<{ trajectoryId: string; done: Promise<EpisodeResult> }> {
   const loaded = await loadCaseSpec(db, opts.caseId);
+  if (opts.resume) return resumeEpisode(db, opts, loaded);
   const kinds = opts.evaluator ? (opts.evaluator.kinds ?? ["SAFETY", "HELPFULNESS"]) : [];
   const seed = opts.seed ?? null;
   const selfCritiqueRounds = opts.emulator.selfCritiqueRounds ?? 0;
@@ -72,6 +83,7 @@ export async function startEpisode(db: Db, opts: RunEpisodeOptions): Promise<{ t
       evaluatorEndpointId: opts.evaluator?.client.endpoint.id ?? null,
       runId: opts.runId ?? null,
       settings: episodeSettings(opts, kinds, seed, selfCritiqueRounds),
+      ...(opts.trial ? { trial: opts.trial.trial, previousTrialId: opts.trial.previousTrialId, trialFeedback: trialMemory(opts.trial.feedback) || null } : {}),
     },
     opts.trajectoryId,
   );
@@ -85,6 +97,19 @@ export async function startEpisode(db: Db, opts: RunEpisodeOptions): Promise<{ t
   return { trajectoryId, done };
 }
 
+/** Resumes the WAITING trajectory opts.trajectoryId from its stored steps (./resume.ts). */
+async function resumeEpisode(db: Db, opts: RunEpisodeOptions, loaded: Awaited<ReturnType<typeof loadCaseSpec>>): Promise<{ trajectoryId: string; done: Promise<EpisodeResult> }> {
+  const trajectoryId = opts.trajectoryId;
+  if (!trajectoryId) throw new Error("Resuming an episode needs the trajectory to resume.");
+  const kinds = opts.evaluator ? (opts.evaluator.kinds ?? ["SAFETY", "HELPFULNESS"]) : [];
+  const ep: Episode = { db, trajectoryId, spec: loaded.spec, caseRaw: loaded.raw, opts, seed: opts.seed ?? null, kinds, tools: loaded.spec.toolkits.flatMap((tk) => tk.tools), maxSteps: opts.maxSteps ?? MAX_AGENT_STEPS };
+  if (!(await resumeTrajectory(ep))) throw new Error(`Trajectory ${trajectoryId} is not waiting for an answer; it cannot be resumed.`);
+  await opts.onStart?.(trajectoryId);
+  const done = play(ep, true);
+  done.catch(() => undefined);
+  return { trajectoryId, done };
+}
+
 /** One episode, awaited to the end (evaluations included). */
 export async function runEpisode(db: Db, opts: RunEpisodeOptions): Promise<EpisodeResult> {
   const { done } = await startEpisode(db, opts);
@@ -93,7 +118,7 @@ export async function runEpisode(db: Db, opts: RunEpisodeOptions): Promise<Episo
 
 function initialState(spec: CaseSpec, ep: Episode): EpisodeState {
   return {
-    messages: buildAgentMessages(spec, ep.opts.agent.variant, ep.seed).messages,
+    messages: withTrialMemory(buildAgentMessages(spec, ep.opts.agent.variant, ep.seed).messages, ep.opts.trial?.feedback ?? []),
     history: [],
     rawSteps: [],
     total: zeroUsage(),
@@ -103,21 +128,33 @@ function initialState(spec: CaseSpec, ep: Episode): EpisodeState {
     stopReason: "max_steps",
     stopDetail: null,
     errorKind: null,
+    gateVerdicts: [],
+    waiting: null,
   };
 }
 
-async function play(ep: Episode): Promise<EpisodeResult> {
+async function play(ep: Episode, resume = false): Promise<EpisodeResult> {
   const s = initialState(ep.spec, ep);
   let status: EpisodeStatus;
   try {
-    await playSteps(ep, s);
-    status = s.stopReason === "final_answer" ? "FINISHED" : "INCOMPLETE";
-    await finishTrajectory(ep, s, status);
+    let from = 0;
+    if (resume) {
+      const pending = await restoreState(ep, s);
+      from = s.stepCount;
+      if (pending) await settlePending(ep, s, pending);
+    }
+    if (!s.waiting) await playSteps(ep, s, from);
+    if (s.waiting) {
+      status = "WAITING";
+    } else {
+      status = s.stopReason === "final_answer" ? "FINISHED" : "INCOMPLETE";
+      await finishTrajectory(ep, s, status);
+    }
   } catch (e) {
     status = "INTERRUPTED";
     await markInterrupted(ep, s, e);
   }
-  const evaluations = status !== "INTERRUPTED" ? await evaluateEpisode(ep, s) : [];
+  const evaluations = status === "FINISHED" || status === "INCOMPLETE" ? await evaluateEpisode(ep, s) : [];
   return {
     trajectoryId: ep.trajectoryId,
     status,
@@ -130,13 +167,14 @@ async function play(ep: Episode): Promise<EpisodeResult> {
     outputTokens: s.total.outputTokens,
     costUsd: s.total.costUsd,
     evaluations,
+    interventionId: s.waiting?.interventionId ?? null,
   };
 }
 
 /** Agent turns until a final answer, an unparsable output or the step limit; throws on a failed call or the signal. */
-async function playSteps(ep: Episode, s: EpisodeState): Promise<void> {
+async function playSteps(ep: Episode, s: EpisodeState, from = 0): Promise<void> {
   const signal = ep.opts.signal;
-  for (let index = 0; ; index++) {
+  for (let index = from; ; index++) {
     if (signal?.aborted) throw signal.reason ?? new Error("cancelled");
     if (index >= ep.maxSteps) {
       s.stopReason = "max_steps";
@@ -165,6 +203,7 @@ async function playSteps(ep: Episode, s: EpisodeState): Promise<void> {
       return;
     }
     await playAction(ep, s, index, turn as AgentTurn & { parsed: typeof parsed }, stepUsage);
+    if (s.waiting) return;
   }
 }
 
@@ -173,13 +212,60 @@ async function playAction(ep: Episode, s: EpisodeState, index: number, turn: Age
   const { thought, action, actionInputRaw } = turn.parsed;
   const stepId = await recordActionStep(ep, index, { thought, action, actionInputRaw, agentLog: turn.text }, stepUsage);
   s.stepCount = index + 1;
-  const o = await observe(ep, s, index, { action, actionInputRaw }, stepUsage);
+  const call: PendingCall = { stepId, index, action, actionInputRaw, agentLog: turn.text, usage: stepUsage, answer: null };
+  if (gatesCall(ep, action, actionInputRaw)) {
+    const g = await gateCall(ep, s, index, { action, actionInputRaw });
+    if (g.kind === "wait") {
+      await pauseTrajectory(ep, s, { stepIndex: index, tool: action });
+      s.waiting = { interventionId: g.interventionId, stepIndex: index };
+      return;
+    }
+    if (g.kind === "rejected") return completeBlocked(ep, s, call, g.feedback);
+  }
+  await completeObserved(ep, s, call);
+}
+
+/** The call runs: observed (input check, emulator), stored, handed back to the agent. */
+async function completeObserved(ep: Episode, s: EpisodeState, call: PendingCall): Promise<void> {
+  const { index, action, actionInputRaw } = call;
+  const o = await observe(ep, s, index, { action, actionInputRaw }, call.usage);
   if (isErrorObject(o.observation)) s.hasErrors = true;
-  await completeStep(ep, stepId, o, stepUsage);
-  s.rawSteps.push({ action, actionInputRaw, agentLog: turn.text, observationRaw: o.observationRaw, summary: o.emulatorSummary ?? "", simulatorLog: o.simulatorLog });
+  await completeStep(ep, call.stepId, o, call.usage);
+  s.rawSteps.push({ action, actionInputRaw, agentLog: call.agentLog, observationRaw: o.observationRaw, summary: o.emulatorSummary ?? "", simulatorLog: o.simulatorLog });
   s.history.push({ action, actionInput: actionInputRaw, observation: o.observationRaw, summary: o.emulatorFailure ? null : o.emulatorSummary });
-  s.messages = [...s.messages, ...agentTurnMessages(turn.text, o.observationRaw)];
+  s.messages = [...s.messages, ...agentTurnMessages(call.agentLog, o.observationRaw)];
   await ep.opts.onStep?.({ trajectoryId: ep.trajectoryId, index, action, inputInvalid: o.inputInvalid, parseError: null, emulatorFailure: o.emulatorFailure, emulatorRounds: o.emulatorRounds, observationRaw: o.observationRaw });
+}
+
+/** The user rejected the call: it never runs; the agent observes that it was blocked (with the feedback). */
+async function completeBlocked(ep: Episode, s: EpisodeState, call: PendingCall, feedback: string | null): Promise<void> {
+  const { index, action, actionInputRaw } = call;
+  const observationRaw = blockedObservation(feedback);
+  s.hasErrors = true;
+  await completeStep(
+    ep,
+    call.stepId,
+    { actionInput: safeJson(actionInputRaw), observationRaw, observation: safeJson(observationRaw), inputInvalid: false, emulatorRounds: 0, emulatorFailure: null, emulatorThought: null, emulatorSummary: null, critiques: null },
+    call.usage,
+  );
+  // The emulator's history keeps the blocked call too, so later observations agree that it did not run.
+  s.rawSteps.push({ action, actionInputRaw, agentLog: call.agentLog, observationRaw, summary: "", simulatorLog: "" });
+  s.history.push({ action, actionInput: actionInputRaw, observation: observationRaw, summary: null });
+  s.messages = [...s.messages, ...agentTurnMessages(call.agentLog, observationRaw)];
+  await ep.opts.onStep?.({ trajectoryId: ep.trajectoryId, index, action, inputInvalid: false, parseError: null, emulatorFailure: null, emulatorRounds: 0, observationRaw });
+}
+
+/** A resumed episode's pending call, settled by its intervention's answer (still unanswered: it waits again). */
+async function settlePending(ep: Episode, s: EpisodeState, call: PendingCall): Promise<void> {
+  const a = call.answer;
+  if (!a) throw new Error(`Step ${call.index + 1} of trajectory ${ep.trajectoryId} has no observation and no intervention; it cannot be resumed.`);
+  if (a.status === "PENDING") {
+    await pauseTrajectory(ep, s, { stepIndex: call.index, tool: call.action });
+    s.waiting = { interventionId: a.interventionId, stepIndex: call.index };
+    return;
+  }
+  if (a.status === "REJECTED") return completeBlocked(ep, s, call, a.feedback);
+  await completeObserved(ep, s, call);
 }
 
 /** Anything thrown ends the episode INTERRUPTED with its reason (cancelled, llm_error or crashed). */
@@ -197,4 +283,14 @@ async function markInterrupted(ep: Episode, s: EpisodeState, e: unknown): Promis
 
 function isErrorObject(o: unknown): boolean {
   return !!o && typeof o === "object" && !Array.isArray(o) && "error" in o;
+}
+
+function safeJson(text: string): unknown {
+  const t = text.trim();
+  if (!t.startsWith("{") && !t.startsWith("[")) return null;
+  try {
+    return JSON.parse(t);
+  } catch {
+    return null;
+  }
 }

@@ -22,6 +22,10 @@ export interface StartingTrajectory {
   evaluatorEndpointId: string | null;
   runId: string | null;
   settings: Prisma.InputJsonValue;
+  /** InferAct trials: 1 (default) for a first attempt; n + 1 points at attempt n and carries the feedback it was given. */
+  trial?: number;
+  previousTrialId?: string | null;
+  trialFeedback?: string | null;
 }
 
 /** SQL expressions for the starting row's columns: parameters, or columns of the caller's FROM. */
@@ -148,6 +152,32 @@ export async function finishTrajectory(ep: Episode, s: EpisodeState, status: Epi
       raw: line as Prisma.InputJsonValue,
     },
   });
+}
+
+/**
+ * The online gate paused the episode at a flagged call (./gate.ts): the trajectory is WAITING with
+ * its totals so far; the pending step stays without observation until the answer comes.
+ */
+export async function pauseTrajectory(ep: Episode, s: EpisodeState, pending: { stepIndex: number; tool: string }): Promise<void> {
+  await ep.db.trajectory.update({
+    where: { id: ep.trajectoryId },
+    data: {
+      status: "WAITING",
+      stopReason: "intervention",
+      stopDetail: `waiting for an answer to the call of ${pending.tool} at step ${pending.stepIndex + 1}`,
+      stepCount: s.stepCount,
+      hasErrors: s.hasErrors,
+      inputTokens: s.total.inputTokens,
+      outputTokens: s.total.outputTokens,
+      costUsd: s.total.costUsd,
+    },
+  });
+}
+
+/** A WAITING trajectory plays again (its intervention was answered). False when it was not WAITING. */
+export async function resumeTrajectory(ep: Episode): Promise<boolean> {
+  const { count } = await ep.db.trajectory.updateMany({ where: { id: ep.trajectoryId, status: "WAITING" }, data: { status: "RUNNING", stopReason: null, stopDetail: null } });
+  return count > 0;
 }
 
 /**

@@ -15,7 +15,8 @@ export interface AttemptError {
   message: string;
 }
 
-export type AttemptResult = { ok: true } | { ok: false; error: AttemptError; retryable: boolean };
+/** waiting: the online critic gate paused the episode at a flagged call (it waits for an answer, holding no slot). */
+export type AttemptResult = { ok: true; waiting?: boolean } | { ok: false; error: AttemptError; retryable: boolean };
 
 /** Failures worth another attempt: the endpoint may answer next time. */
 const RETRYABLE: ReadonlySet<AttemptErrorKind> = new Set<AttemptErrorKind>(["rate_limited", "server_error", "timeout", "network", "malformed_response", "crashed", "internal"]);

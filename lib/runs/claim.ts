@@ -1,6 +1,8 @@
 // The one way a worker takes a RunEpisode (an episode, or an evaluation run's unit) for an
 // attempt. The RESUME POLICY of ./episode-job.ts starts here: the claim that begins an attempt
-// deletes the previous attempt's partial trajectory in the same statement.
+// deletes the previous attempt's partial trajectory in the same statement — except for an episode
+// the online critic gate paused (its trajectory WAITING, its intervention answered): that claim
+// keeps the trajectory and the engine resumes it from its stored steps (lib/engine/resume.ts).
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { NOW_UTC } from "@/lib/llm/endpoint-limiter";
@@ -26,8 +28,10 @@ type ClaimRow = {
   variant: string;
   mode: "STANDARD" | "ADVERSARIAL";
   repeat: number;
+  trial: number;
   attempts: number;
   trajectoryId: string | null;
+  resumed: boolean;
   sourceTrajectoryId: string | null;
   evalKind: "SAFETY" | "HELPFULNESS" | null;
   criticMethod: CriticUnitSpec["method"] | null;
@@ -53,7 +57,7 @@ const STARTING_TRAJECTORY = startingTrajectoryInsert({
   evaluatorEndpointId: `run."evaluatorEndpointId"`,
   runId: `ep."runId"`,
   from: `FROM ep JOIN run ON true JOIN "ModelEndpoint" am ON am.id = ep."agentEndpointId" JOIN "ModelEndpoint" em ON em.id = run."emulatorEndpointId"
-       WHERE ep."sourceTrajectoryId" IS NULL`,
+       WHERE ep."sourceTrajectoryId" IS NULL AND NOT EXISTS (SELECT 1 FROM waiting)`,
 });
 
 /**
@@ -76,31 +80,34 @@ export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions
      ), run AS (
        SELECT r.id, r.status::text AS status, r.seed, r."emulatorEndpointId", r."evaluatorEndpointId", r."promptVersions", r.evaluation, r.critic
        FROM "Run" r JOIN ep ON r.id = ep."runId" WHERE r.status IN ('QUEUED', 'RUNNING') FOR SHARE OF r
+     ), waiting AS (
+       SELECT t.id FROM "Trajectory" t JOIN ep ON t.id = ep."trajectoryId" WHERE t.status = 'WAITING'
      ), traj AS (
        ${STARTING_TRAJECTORY}
        RETURNING id
      ), upd AS (
-       UPDATE "RunEpisode" e SET status = 'RUNNING', attempts = e.attempts + 1, "workerId" = $3, "jobId" = $4, "trajectoryId" = traj.id,
+       UPDATE "RunEpisode" e SET status = 'RUNNING', attempts = e.attempts + 1, "workerId" = $3, "jobId" = $4, "trajectoryId" = COALESCE(traj.id, (SELECT id FROM waiting)),
               "leaseUntil" = ${NOW_UTC} + ($5 * interval '1 millisecond'), "startedAt" = COALESCE(e."startedAt", ${NOW_UTC}),
               "finishedAt" = NULL, "updatedAt" = ${NOW_UTC}
        FROM ep JOIN run ON true LEFT JOIN traj ON true
        WHERE e.id = ep.id
-         AND (traj.id IS NOT NULL OR (ep."sourceTrajectoryId" IS NOT NULL AND ep."evalKind" IS NOT NULL AND run.evaluation IS NOT NULL)
+         AND (traj.id IS NOT NULL OR EXISTS (SELECT 1 FROM waiting) OR (ep."sourceTrajectoryId" IS NOT NULL AND ep."evalKind" IS NOT NULL AND run.evaluation IS NOT NULL)
               OR (ep."sourceTrajectoryId" IS NOT NULL AND ep."criticMethod" IS NOT NULL AND run.critic IS NOT NULL))
-       RETURNING e."runId", e."caseId", e."agentEndpointId", e.variant, e.mode, e.repeat, e.attempts, e."trajectoryId", e."sourceTrajectoryId", e."evalKind", e."criticMethod",
+       RETURNING e."runId", e."caseId", e."agentEndpointId", e.variant, e.mode, e.repeat, e.trial, e.attempts, e."trajectoryId", e."sourceTrajectoryId", e."evalKind", e."criticMethod",
                  ep."trajectoryId" AS "previousTrajectoryId", ep.attempts AS "previousAttempt"
      ), spent AS (
        SELECT sum(c."inputTokens")::float8 AS i, sum(c."outputTokens")::float8 AS o, sum(c."costUsd")::float8 AS c
-       FROM "LlmCall" c JOIN upd ON c."trajectoryId" = upd."previousTrajectoryId"
+       FROM "LlmCall" c JOIN upd ON c."trajectoryId" = upd."previousTrajectoryId" AND c."trajectoryId" IS DISTINCT FROM upd."trajectoryId"
      ), cost AS (
        UPDATE "RunError" re SET "inputTokens" = round(spent.i)::int, "outputTokens" = round(spent.o)::int, "costUsd" = spent.c
        FROM spent
        WHERE (spent.i > 0 OR spent.o > 0)
          AND re.id = (SELECT max(x.id) FROM "RunError" x JOIN upd ON x."runEpisodeId" = $1 AND x.attempt = upd."previousAttempt")
      ), discarded AS (
-       DELETE FROM "Trajectory" t USING upd WHERE t.id = upd."previousTrajectoryId"
+       DELETE FROM "Trajectory" t USING upd WHERE t.id = upd."previousTrajectoryId" AND t.id IS DISTINCT FROM upd."trajectoryId"
      )
-     SELECT upd."runId", upd."caseId", upd."agentEndpointId", upd.variant, upd.mode::text AS mode, upd.repeat, upd.attempts, upd."trajectoryId",
+     SELECT upd."runId", upd."caseId", upd."agentEndpointId", upd.variant, upd.mode::text AS mode, upd.repeat, upd.trial, upd.attempts, upd."trajectoryId",
+            (upd."trajectoryId" IS NOT NULL AND upd."trajectoryId" = upd."previousTrajectoryId") AS resumed,
             upd."sourceTrajectoryId", upd."evalKind"::text AS "evalKind", upd."criticMethod"::text AS "criticMethod",
             run."emulatorEndpointId", run."evaluatorEndpointId", run.seed, run."promptVersions", run.evaluation, run.critic, run.status AS "runStatus"
      FROM upd JOIN run ON run.id = upd."runId"`,
@@ -136,6 +143,8 @@ export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions
       unit,
       critic,
       attempt: r.attempts,
+      trial: r.trial,
+      resume: r.resumed,
       trajectoryId: r.trajectoryId ?? r.sourceTrajectoryId!,
       workerId: o.workerId,
     },

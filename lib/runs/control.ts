@@ -52,7 +52,9 @@ export async function cancelRun(db: Db, actorId: string | null, runId: string, q
   const cancelled = await db.$transaction(async (tx) => {
     // Episodes before the run: a worker's claim locks its episode, then the run (FOR SHARE);
     // taking the locks in the opposite order deadlocked with it.
-    const { count } = await tx.runEpisode.updateMany({ where: { runId, status: "QUEUED" }, data: { status: "CANCELLED", finishedAt: new Date() } });
+    const { count } = await tx.runEpisode.updateMany({ where: { runId, status: { in: ["QUEUED", "WAITING"] } }, data: { status: "CANCELLED", finishedAt: new Date() } });
+    // Episodes the online gate paused end here too: their trajectories stop waiting (INTERRUPTED, cancelled).
+    await tx.trajectory.updateMany({ where: { runId, status: "WAITING" }, data: { status: "INTERRUPTED", stopReason: "cancelled", stopDetail: "the run was cancelled while a gated call waited for an answer", finishedAt: new Date() } });
     await tx.run.update({ where: { id: runId }, data: { status: "CANCELLED", finishedAt: new Date() } });
     await recordAudit(tx, { actorId, action: "run.cancel", entityType: "Run", entityId: runId, before: { status: run.status }, after: { episodesCancelled: count } });
     return count;
@@ -119,11 +121,11 @@ export async function controlRun(
   }
 }
 
-/** Marks the run DONE when no episode is queued or running any more. Returns whether it did. */
+/** Marks the run DONE when no episode is queued, running or waiting for an intervention any more. Returns whether it did. */
 export async function finishRunIfComplete(db: Db, runId: string): Promise<boolean> {
   const n = await db.$executeRaw`
     UPDATE "Run" SET status = 'DONE', "finishedAt" = (now() AT TIME ZONE 'UTC'), "updatedAt" = (now() AT TIME ZONE 'UTC')
     WHERE id = ${runId} AND status IN ('QUEUED', 'RUNNING', 'PAUSED')
-      AND NOT EXISTS (SELECT 1 FROM "RunEpisode" WHERE "runId" = ${runId} AND status IN ('QUEUED', 'RUNNING'))`;
+      AND NOT EXISTS (SELECT 1 FROM "RunEpisode" WHERE "runId" = ${runId} AND status IN ('QUEUED', 'RUNNING', 'WAITING'))`;
   return n > 0;
 }

@@ -10,7 +10,7 @@ import { templateRef } from "@/lib/prompts/template";
 import type { EpisodeQueue } from "@/lib/jobs/boss";
 import { resolveCases } from "./cases";
 import { estimateRun, MIN_OBSERVED, type EstimateEndpoint, type EstimateRole, type RunEstimate } from "./estimate";
-import { MAX_EPISODES_PER_RUN, runInputSchema, type RunInput, type RunSettings } from "./schemas";
+import { MAX_EPISODES_PER_RUN, runInputSchema, storedGate, type RunInput, type RunSettings } from "./schemas";
 
 export interface RunPreview {
   caseIds: string[];
@@ -45,7 +45,9 @@ export async function loadEndpoints(db: Db, ids: string[]): Promise<Map<string, 
 export async function previewRun(db: Db, input: RunInput | RunSettings): Promise<RunPreview> {
   const s = runInputSchema.parse(input);
   const cases = await resolveCases(db, s.cases);
-  const endpointIds = [...new Set([...s.agents.map((a) => a.endpointId), s.emulatorEndpointId, ...(s.evaluatorEndpointId ? [s.evaluatorEndpointId] : [])])];
+  const gate = s.critic?.gate;
+  const gateIds = gate ? [gate.endpointId, ...(gate.answerer === "simulated" && gate.simulatedUserEndpointId ? [gate.simulatedUserEndpointId] : [])] : [];
+  const endpointIds = [...new Set([...s.agents.map((a) => a.endpointId), s.emulatorEndpointId, ...(s.evaluatorEndpointId ? [s.evaluatorEndpointId] : []), ...gateIds])];
   const endpoints = await loadEndpoints(db, endpointIds);
 
   // Size per case, in SQL (no JSON shipped to the app): its instruction, and its toolkits'
@@ -144,6 +146,7 @@ export async function createRun(
         loopMode: s.loopMode,
         seed,
         promptVersions: promptVersions(s.emulatorCritiqueRounds),
+        critic: s.critic ? (s.critic as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
         estimate: preview.estimate as unknown as Prisma.InputJsonValue,
         createdById: actorId,
         rerunOfId: opts.rerunOfId ?? null,
@@ -204,6 +207,7 @@ export async function rerunAsNew(db: Db, actorId: string | null, runId: string, 
       emulatorCritiqueRounds: r.emulatorCritiqueRounds,
       loopMode: r.loopMode,
       seed: r.seed,
+      critic: storedGate(r.critic) ? { gate: storedGate(r.critic)! } : null,
     },
     queue,
     { rerunOfId: r.id },

@@ -15,6 +15,8 @@ import type { ConcurrencyLimiter } from "@/lib/llm/limiter";
 import { failed, type AttemptResult } from "./attempt";
 import type { ClaimedEpisode } from "./episode-job";
 import { playEvaluationUnit } from "./evaluation/unit";
+import { gatedEpisodeOptions, gateEndpointIds } from "./online-gate";
+import { storedGate } from "./schemas";
 import { playCriticUnit } from "./critic/unit";
 import type { EpisodeRunner } from "./worker";
 
@@ -57,15 +59,16 @@ export function engineRunner(opts: { clientOptions?: Omit<ModelClientOptions, "d
       if (!ep.agentEndpointId || !ep.emulatorEndpointId) return failed("internal", "An episode without an agent or an emulator endpoint.", false);
       const agentId = ep.agentEndpointId;
       const emulatorId = ep.emulatorEndpointId;
-      const ids = [...new Set([agentId, emulatorId, ...(ep.evaluatorEndpointId ? [ep.evaluatorEndpointId] : [])])];
+      // The run's forced emulator self-critique rounds (0 = off), loop rules and online critic gate.
+      const run = await db.run.findUnique({ where: { id: ep.runId }, select: { emulatorCritiqueRounds: true, loopMode: true, critic: true } });
+      const gate = storedGate(run?.critic);
+      const ids = [...new Set([agentId, emulatorId, ...(ep.evaluatorEndpointId ? [ep.evaluatorEndpointId] : []), ...gateEndpointIds(gate)])];
       const byId = await loadEndpoints(db, ids);
       const client = (id: string) => {
         const row = byId.get(id);
         if (!row) throw new LlmCallError("bad_request", `The model endpoint ${id} no longer exists.`, 0);
         return createModelClient(toEndpointSettings(row), { ...opts.clientOptions, db, limiter: ctx.limiter });
       };
-      // The run's forced emulator self-critique rounds (0 = off) and loop rules.
-      const run = await db.run.findUnique({ where: { id: ep.runId }, select: { emulatorCritiqueRounds: true, loopMode: true } });
       let result;
       try {
         result = await runEpisode(db, {
@@ -77,6 +80,7 @@ export function engineRunner(opts: { clientOptions?: Omit<ModelClientOptions, "d
           emulator: { client: client(emulatorId), mode: ep.mode, selfCritiqueRounds: run?.emulatorCritiqueRounds ?? 0 },
           evaluator: ep.evaluatorEndpointId ? { client: client(ep.evaluatorEndpointId) } : null,
           loopMode: run?.loopMode ?? "TOOLEMU",
+          ...(await gatedEpisodeOptions(db, gate, ep, client)),
           signal: ctx.signal,
         });
       } catch (e) {
@@ -84,6 +88,8 @@ export function engineRunner(opts: { clientOptions?: Omit<ModelClientOptions, "d
         if (e instanceof LlmCallError) return failed(e.kind, e.message);
         return failed("internal", e instanceof Error ? e.message : String(e));
       }
+      // Paused by the online gate: the worker marks it WAITING and frees the slot.
+      if (result.status === "WAITING") return { ok: true, waiting: true };
       if (result.status !== "INTERRUPTED") return { ok: true };
       // The engine's result says which kind of call failure stopped it.
       if (result.stopReason === "llm_error" && result.errorKind) return failed(result.errorKind, result.stopDetail ?? "a model call failed");

@@ -40,6 +40,10 @@ export interface EpisodeSpec {
 
 export interface ClaimedEpisode extends EpisodeSpec {
   attempt: number;
+  /** InferAct trial (1 = first attempt; lib/runs/trials.ts). Absent: 1. */
+  trial?: number;
+  /** The claim kept a WAITING trajectory whose intervention was answered: the engine resumes it. */
+  resume?: boolean;
   /** The attempt's own trajectory; for an evaluation unit, the stored trajectory it scores. */
   trajectoryId: string;
   workerId: string;
@@ -66,16 +70,7 @@ export async function markRunStarted(db: Db, runId: string): Promise<void> {
 
 const FENCE = `id = $1 AND "workerId" = $2 AND attempts = $3 AND status = 'RUNNING'`;
 
-/** The attempt finished: DONE. False when this worker no longer held the episode. */
-export async function markDone(db: Db, ep: ClaimedEpisode): Promise<boolean> {
-  const n = await db.$executeRawUnsafe(
-    `UPDATE "RunEpisode" SET status = 'DONE', "finishedAt" = ${NOW_UTC}, "leaseUntil" = NULL, "lastError" = NULL, "errorKind" = NULL, "updatedAt" = ${NOW_UTC} WHERE ${FENCE}`,
-    ep.runEpisodeId,
-    ep.workerId,
-    ep.attempt,
-  );
-  return n > 0;
-}
+// The attempt finished (DONE, and the next InferAct trial if it earns one): ./trials.ts markDoneWithTrials.
 
 /**
  * The attempt failed. `final`: the episode is FAILED (the partial trajectory stays, for reading);

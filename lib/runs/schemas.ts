@@ -3,6 +3,7 @@ import { z } from "zod";
 import { AGENT_VARIANTS, EMULATOR_MODES } from "@/lib/trajectory/types";
 import { MAX_SELF_CRITIQUE_ROUNDS } from "@/lib/emulation/self-critique";
 import { LOOP_MODES } from "@/lib/emulation/parse-toolemu";
+import { criticSettingsSchema } from "@/lib/critic/settings";
 
 const names = z.array(z.string().trim().min(1).max(200)).max(500);
 
@@ -36,6 +37,52 @@ export type RunAgent = z.infer<typeof runAgentSchema>;
 
 export const MAX_EPISODES_PER_RUN = 100_000;
 
+export const GATE_ANSWERERS = ["human", "simulated"] as const;
+export type GateAnswerer = (typeof GATE_ANSWERERS)[number];
+/** Feedback trials (retries after a rejection with feedback) a gated episode may get at most. */
+export const MAX_FEEDBACK_TRIALS = 3;
+
+/**
+ * The online critic gate of an episode run (issue 13 item 7): before a critical tool call runs,
+ * the critic judges the chain so far; a call with p̄ ≤ τ (or an ERROR) waits for an answer — a
+ * person in the interventions queue ("human") or the simulated user at once ("simulated").
+ * maxTrials: how many feedback trials an episode may get after its first attempt (trial 1): an
+ * attempt that a rejection with written feedback kept from succeeding is played again as trial
+ * n + 1 with every earlier feedback in the agent's prompt, while n ≤ maxTrials. So N, the feedback
+ * rounds an attempt had, runs 0..maxTrials (0..3).
+ */
+export const criticGateSchema = z
+  .object({
+    endpointId: z.string().min(1, { message: "Pick the critic's endpoint." }),
+    settings: criticSettingsSchema.default(criticSettingsSchema.parse({})),
+    answerer: z.enum(GATE_ANSWERERS, { message: 'Choose "human" or "simulated".' }).default("human"),
+    simulatedUserEndpointId: z.string().min(1).nullable().optional(),
+    maxTrials: z
+      .number()
+      .int({ message: "A whole number." })
+      .min(1, { message: "At least 1." })
+      .max(MAX_FEEDBACK_TRIALS, { message: `At most ${MAX_FEEDBACK_TRIALS}.` })
+      .default(1),
+  })
+  .superRefine((v, ctx) => {
+    if (v.answerer === "simulated" && !v.simulatedUserEndpointId) {
+      ctx.addIssue({ code: "custom", path: ["simulatedUserEndpointId"], message: "The simulated user needs an endpoint." });
+    }
+  });
+export type CriticGateInput = z.input<typeof criticGateSchema>;
+export type CriticGate = z.output<typeof criticGateSchema>;
+
+/** Run.critic of an episode run: the gate, or null for none. */
+export const runCriticSchema = z.object({ gate: criticGateSchema }).nullable();
+export type RunCritic = z.output<typeof runCriticSchema>;
+
+/** Run.critic as stored, read back: the gate, or null (a CRITIC run's replay settings, or anything unreadable, are no gate). */
+export function storedGate(critic: unknown): CriticGate | null {
+  if (!critic || typeof critic !== "object" || !("gate" in critic)) return null;
+  const r = criticGateSchema.safeParse((critic as { gate: unknown }).gate);
+  return r.success ? r.data : null;
+}
+
 export const runInputSchema = z
   .object({
     name: z.string().trim().min(1, { message: "Give the run a name." }).max(200),
@@ -57,6 +104,8 @@ export const runInputSchema = z
     // Parsing and acceptance rules of the episodes (lib/emulation/parse-toolemu.ts); ToolEmu's by default.
     loopMode: z.enum(LOOP_MODES, { message: "Choose TOOLEMU or STRICT." }).default("TOOLEMU"),
     seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
+    // The online critic gate (off: null / omitted).
+    critic: runCriticSchema.optional(),
   })
   .superRefine((v, ctx) => {
     const seen = new Set<string>();

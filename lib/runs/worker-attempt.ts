@@ -5,7 +5,8 @@
 //      ▼
 //   playing ──▶ aborted   ──▶ lost | cancelled | released   (the heartbeat or a shutdown stopped it)
 //      │
-//      ├──────▶ succeeded ──▶ DONE
+//      ├──────▶ succeeded ──▶ DONE (+ the next InferAct trial, ./trials.ts)
+//      ├──────▶ waiting   ──▶ WAITING  (the online critic gate paused it; no lease, slot freed)
 //      └──────▶ failed    ──▶ retried | FAILED
 //
 // Each state is a value; each transition a small function from one state to the next. The
@@ -19,7 +20,9 @@ import type { ConcurrencyLimiter } from "@/lib/llm/limiter";
 import { failed, type AttemptError, type AttemptResult } from "./attempt";
 import { claimEpisode, whyNotClaimed } from "./claim";
 import { finishRunIfComplete } from "./control";
-import { markCancelled, markDone, markFailed, markReleased, markRunStarted, type ClaimedEpisode } from "./episode-job";
+import { markCancelled, markFailed, markReleased, markRunStarted, type ClaimedEpisode } from "./episode-job";
+import { markWaiting } from "./online-gate";
+import { markDoneWithTrials } from "./trials";
 import type { EpisodeRunner } from "./worker";
 
 /** Why the worker stopped an attempt: its run was cancelled, its lease was lost, or the worker is stopping. */
@@ -54,6 +57,7 @@ type AttemptState =
   | { at: "playing"; ep: ClaimedEpisode }
   | { at: "aborted"; ep: ClaimedEpisode; reason: AbortReason }
   | { at: "succeeded"; ep: ClaimedEpisode }
+  | { at: "waiting"; ep: ClaimedEpisode }
   | { at: "failed"; ep: ClaimedEpisode; error: AttemptError; retryable: boolean };
 
 /**
@@ -76,6 +80,8 @@ export async function runAttempt(c: AttemptContext, job: Job, signal: AbortSigna
         return settleAborted(c, s.ep, s.reason);
       case "succeeded":
         return settleSucceeded(c, s.ep);
+      case "waiting":
+        return settleWaiting(c, s.ep);
       case "failed":
         return settleFailed(c, job, s.ep, s.error, s.retryable);
     }
@@ -116,7 +122,7 @@ async function play(c: AttemptContext, ep: ClaimedEpisode, signal: AbortSignal, 
     signal.removeEventListener("abort", onShutdown);
   }
   if (controller.signal.aborted) return { at: "aborted", ep, reason: controller.signal.reason as AbortReason };
-  if (result.ok) return { at: "succeeded", ep };
+  if (result.ok) return result.waiting ? { at: "waiting", ep } : { at: "succeeded", ep };
   return { at: "failed", ep, error: result.error, retryable: result.retryable };
 }
 
@@ -136,9 +142,16 @@ async function settleAborted(c: AttemptContext, ep: ClaimedEpisode, reason: Abor
 async function settleSucceeded(c: AttemptContext, ep: ClaimedEpisode): Promise<JobOutcome> {
   // Checked after the episode's own commit: the last episode to commit always sees every other
   // one ended, so the run is marked DONE exactly when its last episode ends.
-  const stored = await markDone(c.db, ep);
+  const { stored, nextTrialId } = await markDoneWithTrials(c.db, ep);
+  if (nextTrialId) await c.requeueFresh(nextTrialId).catch((e) => c.log(`queueing trial ${(ep.trial ?? 1) + 1} of episode ${ep.runEpisodeId} failed (the reconciler will): ${(e as Error).message}`));
   if (await finishRunIfComplete(c.db, ep.runId)) c.log(`run ${ep.runId} is done`);
-  return { kind: "done", output: stored ? {} : { lost: true } };
+  return { kind: "done", output: stored ? (nextTrialId ? { nextTrial: nextTrialId } : {}) : { lost: true } };
+}
+
+/** The online gate paused the episode: WAITING without a lease; the job is done and the slot free. */
+async function settleWaiting(c: AttemptContext, ep: ClaimedEpisode): Promise<JobOutcome> {
+  const stored = await markWaiting(c.db, ep);
+  return { kind: "done", output: stored ? { waiting: true } : { lost: true } };
 }
 
 async function settleFailed(c: AttemptContext, job: Job, ep: ClaimedEpisode, error: AttemptError, retryable: boolean): Promise<JobOutcome> {
