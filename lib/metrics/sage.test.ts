@@ -16,6 +16,7 @@ import {
   pairwiseAgreement,
   sageGroupMetrics,
   sageRate,
+  SAGE_METRIC_DOCS,
   unanimousRate,
   utr,
   utrAsrAgreement,
@@ -254,5 +255,12 @@ describe("context effect (Trust − Warning, paired by scenario)", () => {
   it("rates refuse impossible counts", () => {
     expect(() => sageRate(3, 2)).toThrow(RangeError);
     expect(sageRate(0, 0, "nothing here")).toMatchObject({ undefined: true, reason: "nothing here" });
+  });
+});
+
+describe("metric docs", () => {
+  it("every metric of the group summary has its how-is-this-computed text", () => {
+    expect(Object.keys(SAGE_METRIC_DOCS).sort()).toEqual(["asr", "asrAveraged", "contextEffect", "earlyFailure", "fleiss", "majority", "pairwise", "unanimous", "utr", "utrAsr"]);
+    for (const text of Object.values(SAGE_METRIC_DOCS)) expect(text.length).toBeGreaterThan(80);
   });
 });
