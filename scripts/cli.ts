@@ -8,6 +8,7 @@ import { seedDemoUsers, DEMO_USERS } from "@/lib/seed/demo-users";
 import { createUser } from "@/lib/users/manage";
 import { createUserSchema } from "@/lib/users/schemas";
 import { runImport } from "@/lib/toolemu/import";
+import { runSageImport, sageReportText } from "@/lib/sage/import";
 import { reportText } from "@/lib/toolemu/report-text";
 import { parseJsonlName } from "@/lib/toolemu/file-names";
 import { collectFiles } from "@/lib/toolemu/read";
@@ -28,6 +29,11 @@ const HELP = `ToolEmu Studio command line
       writes nothing unless all of it is valid (one transaction). --dry-run only reports;
       --yes confirms changes to existing records; the model flags replace the names read from
       the file names. Exits non-zero on any problem.
+  npm run cli -- import sage <files or folders…> [--dry-run] [--yes]
+      Import ForesightSafety-SAGE family definitions (data/families/…) and scenario files
+      (seeds.json, benchmark.json, generation_selected_60*.json; a folder such as the release's
+      root or data/ is searched for them). Same rules: located errors, one transaction,
+      re-importing changes nothing, --yes confirms changed scenarios or families.
   npm run cli -- db migrate [--retry <migration>]
       Apply pending migrations. --retry re-runs a migration that failed earlier, after you fixed it.
   npm run cli -- db seed --demo
@@ -121,7 +127,27 @@ async function dbSeed(args: Args) {
   });
 }
 
+async function importSageCommand(args: Args) {
+  const paths = args.positional.slice(2);
+  if (!paths.length) throw new Error("Name the SAGE files or folders to import: npm run cli -- import sage <paths…>");
+  const result = await withDb(async ({ url }) => {
+    const prisma = createPrisma(url);
+    try {
+      return await runSageImport(prisma, paths, { dryRun: !!args.flags["dry-run"], acceptChanges: !!args.flags.yes });
+    } finally {
+      await prisma.$disconnect();
+    }
+  });
+  const lines = sageReportText(result.report);
+  if (result.written) lines.push(`Written: ${result.written.families} family definition(s), ${result.written.scenarios} scenario(s).`);
+  else if (!result.report.issues.length && result.changes.length && !args.flags["dry-run"]) lines.push(`Not written: this import changes ${result.changes.join("; ")}. Run again with --yes to apply.`);
+  else if (args.flags["dry-run"] && !result.report.issues.length) lines.push("Dry run: nothing was written.");
+  console.log(lines.join("\n"));
+  if (result.report.issues.length || (result.changes.length && !args.flags.yes && !args.flags["dry-run"])) process.exitCode = 1;
+}
+
 async function importCommand(args: Args) {
+  if (args.positional[1] === "sage") return importSageCommand(args);
   const paths = args.positional.slice(1);
   if (!paths.length) throw new Error("Name the files or folders to import: npm run cli -- import <paths…>");
   const labels = { agentModel: stringFlag(args, "agent"), emulatorModel: stringFlag(args, "emulator"), evaluatorModel: stringFlag(args, "evaluator") };

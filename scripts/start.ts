@@ -12,7 +12,7 @@ import { dataDir, startEmbedded, type EmbeddedDatabase } from "@/lib/db/embedded
 import { migrate } from "@/lib/db/migrate";
 import { createPrisma } from "@/lib/db/client";
 import { seedDemoUsers, usableDemoUsers } from "@/lib/seed/demo-users";
-import { DEMO_CAMPAIGN_NAME, seedDemoCampaign, seedToolemuData } from "@/lib/seed/bundled-data";
+import { DEMO_CAMPAIGN_NAME, seedDemoCampaign, seedSageData, seedToolemuData } from "@/lib/seed/bundled-data";
 import { resolveAuthSecret } from "@/lib/auth/secret";
 import { ensureOfflineEndpoint, ensureReplayEndpoint, OFFLINE_ENDPOINT_NAME } from "@/lib/llm/endpoints";
 import { loadReplayRecording } from "@/lib/engine/replay";
@@ -72,6 +72,11 @@ async function main() {
       const w = await seedToolemuData(prisma);
       if (w) info(`Imported ${w.toolkits} toolkits, ${w.cases} cases, ${w.trajectories} trajectories, ${w.evaluations} evaluations.`);
       if (await seedDemoCampaign(prisma)) info(`Created the demo annotation campaign "${DEMO_CAMPAIGN_NAME}".`);
+    }
+    if (embedded && (await prisma.sageScenario.count()) === 0) {
+      info("Importing the bundled SAGE scenarios…");
+      const w = await seedSageData(prisma);
+      if (w) info(`Imported ${w.families} SAGE family definitions and ${w.scenarios} scenarios.`);
     }
     if (offline) {
       await ensureOfflineEndpoint(prisma, offline.url);

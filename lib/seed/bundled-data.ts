@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Db } from "@/lib/db/client";
 import { createCampaign } from "@/lib/annotation/campaigns";
 import { runImport } from "@/lib/toolemu/import";
+import { runSageImport } from "@/lib/sage/import";
 import { DEMO_USERS } from "./demo-users";
 
 const SEED_DATA_DIR = path.resolve("prisma", "seed-data");
@@ -11,6 +12,13 @@ const SEED_DATA_DIR = path.resolve("prisma", "seed-data");
 export async function seedToolemuData(db: Db): Promise<{ toolkits: number; cases: number; trajectories: number; evaluations: number } | null> {
   const { report, written } = await runImport(db, [path.join(SEED_DATA_DIR, "toolemu"), path.join(SEED_DATA_DIR, "trajectories")]);
   if (report.issues.length) throw new Error(`The bundled seed data did not import: ${report.issues[0]!.message}`);
+  return written;
+}
+
+/** The bundled SAGE families and seed scenarios (prisma/seed-data/sage), through the ordinary SAGE importer. */
+export async function seedSageData(db: Db): Promise<{ families: number; scenarios: number } | null> {
+  const { report, written } = await runSageImport(db, [path.join(SEED_DATA_DIR, "sage")]);
+  if (report.issues.length) throw new Error(`The bundled SAGE data did not import: ${report.issues[0]!.file}: ${report.issues[0]!.message}`);
   return written;
 }
 
