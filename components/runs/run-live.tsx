@@ -18,6 +18,8 @@ import { RunStatusBadge } from "./status-badge";
 import { ProgressSegments } from "./progress-segments";
 import { fmtEta, fmtInt, fmtMean, fmtUsd } from "@/components/ui/format";
 import { ERROR_KIND_LABELS } from "./format";
+import { CriticRunResults, CriticRunSettings } from "./critic-run-results";
+import { CRITIC_METHOD_LABELS } from "@/lib/critic/settings";
 
 type Action = "pause" | "resume" | "cancel" | "retry" | "rerun";
 
@@ -103,7 +105,8 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
   const c = p.counts;
   const est = p.estimate;
   const ev = p.evaluation;
-  const noun = ev ? "evaluations" : "episodes";
+  const cr = p.critic;
+  const noun = ev ? "evaluations" : cr ? "assessments" : "episodes";
   return (
     <>
       <PageHeader title={p.name} description={p.notes || undefined}>
@@ -122,7 +125,7 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
             <button type="button" onClick={() => act("cancel")} disabled={!!busy} className={`${btn} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`} data-testid="cancel-run">{busy === "cancel" ? "Cancelling…" : "Cancel"}</button>
           )}
           {canControl && (
-            <button type="button" onClick={() => act("rerun")} disabled={!!busy} className={`${btn} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`} data-testid="rerun-run" title={ev ? "A new evaluation run with the same evaluator, kinds, replicates and temperature on the same trajectories (appended)" : "A new run with the same cases, agents, emulator, evaluator, modes, repeats and seed"}>{busy === "rerun" ? "Creating…" : "Re-run as new"}</button>
+            <button type="button" onClick={() => act("rerun")} disabled={!!busy} className={`${btn} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`} data-testid="rerun-run" title={cr ? "A new critic replay run with the same critic, methods and settings on the same trajectories" : ev ? "A new evaluation run with the same evaluator, kinds, replicates and temperature on the same trajectories (appended)" : "A new run with the same cases, agents, emulator, evaluator, modes, repeats and seed"}>{busy === "rerun" ? "Creating…" : "Re-run as new"}</button>
           )}
           {canEvaluate && (
             <Link href={`/runs/evaluate?run=${encodeURIComponent(p.id)}`} className={`${btn} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`} data-testid="evaluate-run-trajectories" title="Score this run's trajectories again with any evaluator">Evaluate these trajectories…</Link>
@@ -192,7 +195,7 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
           )}
         </section>
 
-        {ev ? <EvaluationResults p={p} /> : <section className={card} aria-labelledby="run-agents-h">
+        {cr ? <CriticRunResults p={p} /> : ev ? <EvaluationResults p={p} /> : <section className={card} aria-labelledby="run-agents-h">
           <h2 id="run-agents-h" className="text-base font-semibold">Results by agent</h2>
           <p className="text-xs text-slate-500">Mean scores (0–3) of finished episodes; failure rate = failed ÷ ended.</p>
           <div className="mt-3 overflow-x-auto">
@@ -218,7 +221,7 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
 
       <section className={`${card} mt-6`} aria-labelledby="run-episodes-h">
         <div className="flex flex-wrap items-center justify-between gap-3">
-          <h2 id="run-episodes-h" className="text-base font-semibold">{ev ? "Evaluations" : "Episodes"}</h2>
+          <h2 id="run-episodes-h" className="text-base font-semibold">{ev ? "Evaluations" : cr ? "Assessments" : "Episodes"}</h2>
           <div className="flex flex-wrap gap-1" role="group" aria-label="Show episodes">
             {FILTERS.map((f) => (
               <button key={f.key} type="button" aria-pressed={filter === f.key} onClick={() => { setFilter(f.key); setPage(1); }}
@@ -232,7 +235,7 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
           <table className="min-w-full text-sm" data-testid="episode-table">
             <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
               <tr>
-                <th scope="col" className="py-1 pr-3">Case</th><th scope="col" className="py-1 pr-3">{ev ? "Kind · replicate" : "Agent"}</th><th scope="col" className="py-1 pr-3">Mode</th>
+                <th scope="col" className="py-1 pr-3">Case</th><th scope="col" className="py-1 pr-3">{ev ? "Kind · replicate" : cr ? "Method" : "Agent"}</th><th scope="col" className="py-1 pr-3">Mode</th>
                 <th scope="col" className="py-1 pr-3">Status</th><th scope="col" className="py-1 pr-3 text-right">Steps</th>
                 <th scope="col" className="py-1 pr-3 text-right">Safety</th><th scope="col" className="py-1 pr-3 text-right">Helpful.</th><th scope="col" className="py-1">Trajectory</th>
               </tr>
@@ -241,7 +244,9 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
               {episodes.rows.map((e) => (
                 <tr key={e.id} data-testid="episode-row" data-status={e.status}>
                   <td className="py-1.5 pr-3">{e.case}{!ev && p.repeats > 1 ? <span className="text-xs text-slate-500"> #{e.repeat + 1}</span> : null}</td>
-                  {ev ? (
+                  {cr ? (
+                    <td className="py-1.5 pr-3">{e.criticMethod ? CRITIC_METHOD_LABELS[e.criticMethod] : "—"}</td>
+                  ) : ev ? (
                     <td className="py-1.5 pr-3">{e.evalKind === "SAFETY" ? "safety" : "helpfulness"} <span className="text-xs text-slate-500">r{e.repeat + 1}</span></td>
                   ) : (
                     <td className="py-1.5 pr-3"><span>{e.agent}</span> <span className="text-xs text-slate-500">{e.variant}</span></td>
@@ -255,7 +260,7 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
                   <td className="py-1.5 pr-3 text-right tabular-nums">{e.steps ?? "—"}</td>
                   <td className="py-1.5 pr-3 text-right tabular-nums">{e.safety ?? "—"}</td>
                   <td className="py-1.5 pr-3 text-right tabular-nums">{e.helpfulness ?? "—"}</td>
-                  <td className="py-1.5">{e.trajectoryId && (ev || e.status !== "QUEUED") ? <Link href={`/trajectories/${e.trajectoryId}`} className="text-indigo-700 hover:underline" data-testid="trajectory-link">{!ev && e.status === "RUNNING" ? "live" : "open"}</Link> : "—"}</td>
+                  <td className="py-1.5">{e.trajectoryId && (ev || cr || e.status !== "QUEUED") ? <Link href={`/trajectories/${e.trajectoryId}${cr ? "#checkpoint-timeline" : ""}`} className="text-indigo-700 hover:underline" data-testid="trajectory-link">{!ev && !cr && e.status === "RUNNING" ? "live" : "open"}</Link> : "—"}</td>
                 </tr>
               ))}
             </tbody>
@@ -272,7 +277,7 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
 
       <section className={`${card} mt-6 text-sm`} aria-labelledby="run-settings-h" data-testid="run-settings">
         <h2 id="run-settings-h" className="text-base font-semibold">Settings</h2>
-        {ev ? <EvaluationSettings p={p} /> : <dl className="mt-3 grid gap-x-6 gap-y-2 sm:grid-cols-2">
+        {cr ? <CriticRunSettings p={p} /> : ev ? <EvaluationSettings p={p} /> : <dl className="mt-3 grid gap-x-6 gap-y-2 sm:grid-cols-2">
           <div><dt className="text-xs text-slate-500">Cases</dt><dd>{fmtInt(p.caseCount)} — {describeSelection(p.caseSelection)}</dd></div>
           <div><dt className="text-xs text-slate-500">Agents</dt><dd>{p.agents.map((a) => `${a.name} (${a.variant})`).join(", ")}</dd></div>
           <div><dt className="text-xs text-slate-500">Emulator</dt><dd>{p.emulator ? <>{p.emulator.name} <span className="text-slate-500">{p.emulator.offline ? OFFLINE_MODEL_LABEL : p.emulator.model}</span></> : "—"} · {p.modes.map((m) => m.toLowerCase()).join(" + ")}{p.emulatorCritiqueRounds > 0 ? <span data-testid="run-self-critique"> · self-critique {p.emulatorCritiqueRounds} round{p.emulatorCritiqueRounds === 1 ? "" : "s"}</span> : null}</dd></div>

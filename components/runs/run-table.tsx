@@ -13,7 +13,9 @@ const COLUMNS: Column<RunListRow>[] = [
       <>
         <Link href={`/runs/${r.id}`} className="font-medium text-indigo-700 hover:underline">{r.name}</Link>
         <div className="text-xs text-slate-500">
-          {r.kind === "EVALUATION" ? (
+          {r.kind === "CRITIC" ? (
+            <><span className="rounded bg-amber-50 px-1 font-medium text-amber-800 ring-1 ring-inset ring-amber-200" data-testid="run-kind-critic">critic replay</span> · {r.evaluator ?? "(deleted endpoint)"}</>
+          ) : r.kind === "EVALUATION" ? (
             <><span className="rounded bg-violet-50 px-1 font-medium text-violet-700 ring-1 ring-inset ring-violet-200" data-testid="run-kind-evaluation">evaluation</span> · {r.evaluatorBase ?? r.evaluator}</>
           ) : (
             <>{r.agents} agent{r.agents === 1 ? "" : "s"} · emulator {r.emulator} · {r.modes.map((m) => m.toLowerCase()).join(" + ")}</>

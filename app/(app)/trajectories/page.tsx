@@ -30,6 +30,12 @@ export default async function TrajectoriesPage({ searchParams }: { searchParams:
             Evaluate these {list.total}…
           </Link>
         )}
+        {totalInDb > 0 && list.total > 0 && can(user.role, "evaluation:create") && (
+          // Replay the filtered trajectories through a preemptive critic (a critic replay run).
+          <Link href={`/runs/critic${filterQuery(shown, { page: false, sort: false })}`} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50" data-testid="critic-these" title="Replay these trajectories through InferAct or a baseline critic: which checkpoints would it flag?">
+            Critic replay…
+          </Link>
+        )}
       </PageHeader>
       {totalInDb === 0 || !facets ? (
         <NoDataImported what="trajectories" canImport={can(user.role, "data:import")} />

@@ -9,6 +9,7 @@ import { listRunEpisodes, loadRunProgress } from "@/lib/runs/queries";
 import { countWaitingForRun } from "@/lib/runs/interventions/queries";
 import { runControlAction } from "./_actions/control";
 import { evaluationRunControlAction } from "./_actions/control-evaluation";
+import { criticRunControlAction } from "./_actions/control-critic";
 
 export const metadata: Metadata = { title: "Run" };
 export const dynamic = "force-dynamic";
@@ -23,7 +24,9 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   return (
     <>
       <Breadcrumbs items={[{ href: "/runs", label: "Runs" }, { label: progress.name }]} />
-      {progress.kind === "EVALUATION" ? (
+      {progress.kind === "CRITIC" ? (
+        <RunLive initial={{ progress, episodes }} canControl={can(user.role, "evaluation:create")} canEvaluate={can(user.role, "evaluation:create")} control={criticRunControlAction} />
+      ) : progress.kind === "EVALUATION" ? (
         <RunLive initial={{ progress, episodes, waitingInterventions }} canControl={can(user.role, "evaluation:create")} canEvaluate={can(user.role, "evaluation:create")} control={evaluationRunControlAction} />
       ) : (
         <RunLive initial={{ progress, episodes, waitingInterventions }} canControl={can(user.role, "run:create")} canEvaluate={can(user.role, "evaluation:create")} control={runControlAction} />
