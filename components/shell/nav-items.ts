@@ -11,6 +11,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/toolkits", label: "Toolkits", permission: "toolkit:read" },
   { href: "/cases", label: "Cases", permission: "case:read" },
   { href: "/trajectories", label: "Trajectories", permission: "trajectory:read" },
+  { href: "/sage", label: "SAGE", permission: "sage:read" },
   { href: "/import", label: "Import", permission: "data:import" },
   { href: "/playground", label: "Playground", permission: "run:create" },
   { href: "/runs", label: "Runs", permission: "run:read" },

@@ -17,6 +17,9 @@ export const PERMISSIONS = {
   "toolkit:read": STAFF,
   "case:read": STAFF,
   "trajectory:read": STAFF,
+  // SAGE scenarios with their hidden fields (judge specification, tool risk metadata, attacker):
+  // staff only, never annotators.
+  "sage:read": STAFF,
   "data:import": ["ADMIN", "RESEARCHER"],
   "run:read": STAFF,
   "run:create": ["ADMIN", "RESEARCHER"],
