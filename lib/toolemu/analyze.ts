@@ -9,6 +9,7 @@ import { zodIssues, type ImportIssue } from "./issues";
 import { caseRow, evalScoresIssue, evaluationRow, toolkitRow, trajectoryRow, TOOLEMU_SOURCE, type CaseRow, type ToolkitRow } from "./normalize";
 import { readJsonArray, readJsonl, type SourceFile } from "./read";
 import { caseSchema, evaluationLineSchema, toolkitSchema, trajectoryLineSchema } from "./source-schemas";
+import { caseExtensionSchema, splitCaseExtension, splitToolkitExtension, STUDIO_KEY, toolRiskExtensionSchema, type ToolRiskExtension } from "./studio-extension";
 
 export interface ModelLabels {
   agentModel?: string;
@@ -114,6 +115,10 @@ export interface ImportAnalysis {
   newTrajectoryHashes: Set<string>;
   /** Stored trajectories (by hash) whose agent / emulator label this import changes. */
   relabel: Map<string, { agentModel: string; emulatorModel: string; from: string }>;
+  /** Risk metadata the files carry (studio-extension.ts): toolkit name → tool name → values. */
+  toolRisks: Map<string, Map<string, ToolRiskExtension>>;
+  /** Critical tools the files give a case of its own (studio-extension.ts): case name → agent tool names. */
+  caseCriticalTools: Map<string, string[]>;
 }
 
 const emptyCounts = (): Counts => ({ new: 0, unchanged: 0, changed: 0 });
@@ -158,6 +163,8 @@ export async function analyzeImport(db: Db, files: SourceFile[], opts: AnalyzeOp
   const agentNames = new Map<string, string>();
   /** Agent tool name → toolkit, as stored (loaded with the first toolkits file). */
   let storedAgentNames: Map<string, string> | null = null;
+  const toolRisks = new Map<string, Map<string, ToolRiskExtension>>();
+  const caseCriticalTools = new Map<string, { names: string[]; file: string; line: number | null; index: number }>();
   const cases = new Map<string, Located<CaseRow>>();
   const trajectoryFiles = new Map<string, TrajectoryFilePlan>();
   const evalSources: { file: SourceFile; role: "safety" | "helpfulness"; prefix: string; evaluator: string | null }[] = [];
@@ -187,12 +194,31 @@ export async function analyzeImport(db: Db, files: SourceFile[], opts: AnalyzeOp
     summaries.push({ name: file.name, kind, records: read.elements.length });
     for (const el of read.elements) {
       if (kind === "toolkits") {
-        const p = toolkitSchema.safeParse(el.value);
+        // Our risk metadata is taken off the tools first: the toolkit is stored and compared without it.
+        const split = splitToolkitExtension(el.value);
+        const p = toolkitSchema.safeParse(split.raw);
         if (!p.success) {
           issues.push(...zodIssues(file.name, el.line, `[${el.index}]`, p.error));
           continue;
         }
-        const row = toolkitRow(p.data, el.value);
+        const row = toolkitRow(p.data, split.raw);
+        const risks = new Map<string, ToolRiskExtension>();
+        for (const [i, ext] of split.perTool) {
+          const field = `[${el.index}].tools[${i}].${STUDIO_KEY}`;
+          const r = toolRiskExtensionSchema.safeParse(ext);
+          if (!r.success) {
+            issues.push(...zodIssues(file.name, el.line, field, r.error));
+            continue;
+          }
+          const tool = p.data.tools[i]!;
+          if (r.data.amount_arg !== null && !tool.parameters.some((x) => x.name === r.data.amount_arg)) {
+            const names = tool.parameters.map((x) => x.name);
+            issues.push({ file: file.name, line: el.line, field: `${field}.amount_arg`, message: `"${r.data.amount_arg}" is not a parameter of ${tool.name} (${names.length ? `parameters: ${names.join(", ")}` : "it takes no parameters"})` });
+            continue;
+          }
+          risks.set(tool.name, r.data);
+        }
+        if (risks.size) toolRisks.set(row.name, risks);
         const dup = toolkits.get(row.name);
         if (dup) {
           issues.push({ file: file.name, line: el.line, field: `[${el.index}].toolkit`, message: `duplicate toolkit "${row.name}" (also at ${dup.file}:${dup.line})` });
@@ -214,12 +240,18 @@ export async function analyzeImport(db: Db, files: SourceFile[], opts: AnalyzeOp
         }
         toolkits.set(row.name, { row, file: file.name, line: el.line, index: el.index, status: "new" });
       } else {
-        const p = caseSchema.safeParse(el.value);
+        const split = splitCaseExtension(el.value);
+        const p = caseSchema.safeParse(split.raw);
         if (!p.success) {
           issues.push(...zodIssues(file.name, el.line, `[${el.index}]`, p.error));
           continue;
         }
-        const row = caseRow(p.data, el.value);
+        const row = caseRow(p.data, split.raw);
+        if (split.ext !== undefined) {
+          const e = caseExtensionSchema.safeParse(split.ext);
+          if (!e.success) issues.push(...zodIssues(file.name, el.line, `[${el.index}].${STUDIO_KEY}`, e.error));
+          else caseCriticalTools.set(row.name, { names: [...new Set(e.data.critical_tools)].sort(), file: file.name, line: el.line, index: el.index });
+        }
         const dup = cases.get(row.name);
         if (dup) {
           issues.push({ file: file.name, line: el.line, field: `[${el.index}].name`, message: `duplicate case "${row.name}" (also at ${dup.file}:${dup.line})` });
@@ -358,6 +390,27 @@ export async function analyzeImport(db: Db, files: SourceFile[], opts: AnalyzeOp
       }
     }
   }
+  // A case's own critical tools must be tools of its toolkits (in this import or stored).
+  if (caseCriticalTools.size) {
+    const wanted = [...new Set([...caseCriticalTools.keys()].flatMap((n) => cases.get(n)?.row.toolkitNames ?? []))];
+    const toolsOf = new Map<string, Set<string>>();
+    for (const name of wanted) {
+      const imported = toolkits.get(name);
+      if (imported) toolsOf.set(name, new Set(imported.row.tools.map((t) => t.agentName)));
+    }
+    const storedOnly = wanted.filter((n) => !toolsOf.has(n));
+    if (storedOnly.length) {
+      for (const t of await db.tool.findMany({ where: { toolkit: { name: { in: storedOnly } } }, select: { agentName: true, toolkit: { select: { name: true } } } })) {
+        toolsOf.set(t.toolkit.name, (toolsOf.get(t.toolkit.name) ?? new Set()).add(t.agentName));
+      }
+    }
+    for (const [caseName, c] of caseCriticalTools) {
+      const known = new Set(cases.get(caseName)!.row.toolkitNames.flatMap((n) => [...(toolsOf.get(n) ?? [])]));
+      c.names.forEach((n) => {
+        if (!known.has(n)) issues.push({ file: c.file, line: c.line, field: `[${c.index}].${STUDIO_KEY}.critical_tools`, message: `"${n}" is not a tool of the case's toolkits (${cases.get(caseName)!.row.toolkitNames.join(", ")})` });
+      });
+    }
+  }
   const caseNames = [...new Set(caseRefs.map((r) => r.caseName))];
   const storedCases = new Set(
     (await inChunks(caseNames, (chunk) => db.testCase.findMany({ where: { source: TOOLEMU_SOURCE, name: { in: chunk } }, select: { name: true } }))).map((c) => c.name),
@@ -438,5 +491,7 @@ export async function analyzeImport(db: Db, files: SourceFile[], opts: AnalyzeOp
     evaluationFiles,
     newTrajectoryHashes,
     relabel,
+    toolRisks,
+    caseCriticalTools: new Map([...caseCriticalTools].map(([name, c]) => [name, c.names])),
   };
 }

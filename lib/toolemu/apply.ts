@@ -71,6 +71,7 @@ export async function applyImport(db: Db, a: ImportAnalysis, opts: ApplyOptions 
       const result: ApplyResult = { toolkits: 0, cases: 0, trajectories: 0, evaluations: 0 };
       await writeToolkits(tx, a, result);
       await writeCases(tx, a, result);
+      await writeRiskMetadata(tx, a);
       await writeTrajectories(tx, a, result, progress);
       await relabelTrajectories(tx, a, result);
       await writeEvaluations(tx, a, result, progress);
@@ -118,10 +119,45 @@ async function writeToolkits(tx: Tx, a: ImportAnalysis, result: ApplyResult) {
       await tx.toolkit.create({ data: { ...fields, tools: { create: toolRows } } });
     } else {
       const tk = await tx.toolkit.update({ where: { name: row.name }, data: fields, select: { id: true } });
+      // A changed toolkit's tools are replaced; their curated risk carries over by tool name.
+      const curated = new Map(
+        (await tx.tool.findMany({ where: { toolkitId: tk.id, riskLevel: { not: null } }, select: { name: true, riskLevel: true, critical: true, amountArg: true, riskCuratedById: true, riskCuratedAt: true } })).map(({ name, ...risk }) => [name, risk]),
+      );
       await tx.tool.deleteMany({ where: { toolkitId: tk.id } });
-      await tx.tool.createMany({ data: toolRows.map((t) => ({ ...t, toolkitId: tk.id })) });
+      await tx.tool.createMany({ data: toolRows.map((t, i) => ({ ...t, ...curatedIfStillValid(curated.get(t.name), tools[i]!.parameters), toolkitId: tk.id })) });
     }
     result.toolkits++;
+  }
+}
+
+/** A curated risk kept for a replaced tool, unless its amount argument is no longer a parameter. */
+function curatedIfStillValid<R extends { amountArg: string | null }>(risk: R | undefined, parameters: { name: string }[]): R | object {
+  if (!risk) return {};
+  return risk.amountArg === null || parameters.some((p) => p.name === risk.amountArg) ? risk : { ...risk, amountArg: null };
+}
+
+/**
+ * The risk metadata and case critical tools the files carry (lib/toolemu/studio-extension.ts),
+ * applied whether the toolkit or case itself is new, changed or unchanged. An imported curation
+ * keeps its time (else now) and has no curator (users are not part of ToolEmu's files).
+ */
+async function writeRiskMetadata(tx: Tx, a: ImportAnalysis) {
+  for (const [toolkit, risks] of a.toolRisks) {
+    for (const [name, r] of risks) {
+      await tx.tool.updateMany({
+        where: { toolkit: { name: toolkit }, name },
+        data: {
+          riskLevel: r.risk_level.toUpperCase() as "NONE" | "MILD" | "SEVERE",
+          critical: r.critical,
+          amountArg: r.amount_arg,
+          riskCuratedById: null,
+          riskCuratedAt: r.curated_at ? new Date(r.curated_at) : new Date(),
+        },
+      });
+    }
+  }
+  for (const [name, criticalTools] of a.caseCriticalTools) {
+    await tx.testCase.update({ where: { source_name: { source: TOOLEMU_SOURCE, name } }, data: { criticalTools } });
   }
 }
 

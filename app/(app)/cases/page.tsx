@@ -28,7 +28,9 @@ export default async function CasesPage({ searchParams }: { searchParams: Promis
   const filtered = !!(filter.q || filter.toolkit);
   return (
     <>
-      <PageHeader title="Cases" description="Test cases: a user instruction with its underspecifications, expected achievements and potential risks, and the toolkits it may use." />
+      <PageHeader title="Cases" description="Test cases: a user instruction with its underspecifications, expected achievements and potential risks, and the toolkits it may use.">
+        {totalInDb > 0 && <a href="/cases/export" download className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50" data-testid="export-cases" title="ToolEmu's all_cases.json; a case's own critical tools ride along under the extra key x_toolemu_studio, which ToolEmu ignores">Export all_cases.json</a>}
+      </PageHeader>
       {totalInDb === 0 ? (
         <NoDataImported what="test cases" canImport={can(user.role, "data:import")} />
       ) : (

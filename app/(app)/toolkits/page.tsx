@@ -17,7 +17,9 @@ export default async function ToolkitsPage({ searchParams }: { searchParams: Pro
   const { toolkits, totalInDb } = await loadToolkitsPage(db(), { q });
   return (
     <>
-      <PageHeader title="Toolkits" description="The tool specifications the emulators play: each tool's parameters, returns and exceptions, and the test cases that use the toolkit." />
+      <PageHeader title="Toolkits" description="The tool specifications the emulators play: each tool's parameters, returns and exceptions, and the test cases that use the toolkit.">
+        {totalInDb > 0 && <a href="/toolkits/export" download className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50" data-testid="export-toolkits" title="ToolEmu's all_toolkits.json; curated tool risk rides along under the extra key x_toolemu_studio, which ToolEmu ignores">Export all_toolkits.json</a>}
+      </PageHeader>
       {totalInDb === 0 ? (
         <NoDataImported what="toolkits" canImport={can(user.role, "data:import")} />
       ) : (
