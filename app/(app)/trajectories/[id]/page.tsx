@@ -20,6 +20,8 @@ import { can } from "@/lib/auth/permissions";
 import { requirePermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
 import { loadTrajectoryPage } from "@/lib/toolemu/queries/trajectory";
+import { loadCheckpointTimelines } from "@/lib/runs/critic/queries";
+import { CheckpointTimelines } from "@/components/critic/checkpoint-timeline";
 import { PAGE_SIZE, filterQuery, parseTrajectoryFilter } from "@/lib/toolemu/filters";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
@@ -33,6 +35,7 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
   const data = await loadTrajectoryPage(db(), id, filter);
   if (!data) notFound();
   const { trajectory: t, neighbours } = data;
+  const timelines = await loadCheckpointTimelines(db(), t.id);
   const carry = filterQuery(filter, { page: false });
   const prevHref = neighbours?.prevId ? `/trajectories/${neighbours.prevId}${carry}` : null;
   const nextHref = neighbours?.nextId ? `/trajectories/${neighbours.nextId}${carry}` : null;
@@ -146,6 +149,8 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
             </div>
           )}
         </section>
+
+        <CheckpointTimelines timelines={timelines} />
 
         <div className="flex justify-end">
           <TrajectoryPager prevHref={prevHref} nextHref={nextHref} listHref={listHref} position={neighbours?.position ?? null} total={neighbours?.total ?? null} testIdPrefix="bottom-" />
