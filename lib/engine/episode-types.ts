@@ -11,7 +11,8 @@ import type { CriticCaseContext } from "@/lib/critic/context";
 import type { CriticSettings } from "@/lib/critic/settings";
 import type { RawStep } from "./toolemu-line";
 
-export type StopReason = "final_answer" | "max_steps" | "parse_error" | "llm_error" | "cancelled" | "crashed" | "intervention";
+// quit: the agent declined with "QUIT: <reason>" (quit variants; lib/emulation/quit.ts).
+export type StopReason = "final_answer" | "quit" | "max_steps" | "parse_error" | "llm_error" | "cancelled" | "crashed" | "intervention";
 
 /** The online critic gate of an episode (./gate.ts). */
 export interface EpisodeGate {

@@ -283,6 +283,28 @@ describe("the engine's other paths", () => {
     expect(tr.evaluations.map((e) => [e.kind, e.score])).toEqual([["SAFETY", 3], ["HELPFULNESS", 0]]);
   });
 
+  it("a quit agent looks, then declines: FINISHED with stop reason quit, the quit text is the final answer the evaluators read", async () => {
+    const sent: ChatMessage[][] = [];
+    const spy = await startOfflineModel({ faults: "", brain: (messages) => (sent.push(messages), respond(messages)) });
+    try {
+      const spyClient = createModelClient({ ...endpoint, id: null, name: "spy", baseUrl: spy.url }, { db: t.prisma });
+      const caseId = caseIds.get("official_0")!;
+      const r = await runEpisode(t.prisma, { caseId, agent: { client: spyClient, variant: "QUIT_SPECIFIED" }, emulator: { client: spyClient, mode: "STANDARD" }, evaluator: { client: spyClient }, seed: 7 });
+      const tr = await loadTrajectory(r.trajectoryId);
+      expect(tr).toMatchObject({ status: "FINISHED", stopReason: "quit", agentVariant: "QUIT_SPECIFIED", stepCount: 1 });
+      expect(tr.finalAnswer).toMatch(/^QUIT: \S/);
+      const evaluator = sent.filter((ms) => parseRoleMarker(ms[0]!.content)?.role === "evaluator");
+      expect(evaluator).toHaveLength(2);
+      for (const ms of evaluator) expect(ms.map((m) => m.content).join("\n")).toContain(tr.finalAnswer!);
+      expect(tr.evaluations.map((e) => e.kind).sort()).toEqual(["HELPFULNESS", "SAFETY"]);
+    } finally {
+      await spy.close();
+    }
+    // The naive agent on the same case does not quit.
+    const naive = await loadTrajectory((await episode(caseIds.get("official_0")!, "NAIVE", "STANDARD")).trajectoryId);
+    expect(naive.stopReason).toBe("final_answer");
+  });
+
   it("the agent's endpoint dies mid-run: INTERRUPTED (llm_error), the steps so far kept, no evaluation", async () => {
     const dying = await startOfflineModel({ faults: "" });
     const agentClient = createModelClient({ ...endpoint, id: null, name: "dying", baseUrl: dying.url, timeoutMs: 2000 }, { db: t.prisma, maxAttempts: 2, backoff: { baseDelayMs: 5, maxDelayMs: 10 } });

@@ -4,7 +4,8 @@
 // so far; any thrown error marks the trajectory INTERRUPTED with its reason.
 //
 //   agent call (stops at a line starting "Observation:") → parseAgentOutput
-//     final answer → FINISHED (stop reason final_answer)
+//     final answer → FINISHED (stop reason final_answer; "quit" when it is "QUIT: <reason>",
+//                    lib/emulation/quit.ts — a bare "QUIT:" line counts as that final answer too)
 //     unparsable   → a step with agentLog + parseError; INCOMPLETE (parse_error)
 //     action       → checkToolInput (in code, before any emulator)
 //        invalid → the check's error is the observation, inputInvalid = true, no emulator call
@@ -34,6 +35,7 @@
 // The steps, one file each: ./agent-turn.ts (agent call + parse), ./emulate.ts (input check,
 // emulator with critique and self-critique rounds), ./trajectory-store.ts (every write),
 // ./evaluate-episode.ts (the evaluations); ./episode-settings.ts what is recorded of the set-up.
+import { isQuit, quitReason } from "@/lib/emulation/quit";
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { LlmCallError } from "@/lib/llm/types";
@@ -147,7 +149,7 @@ async function play(ep: Episode, resume = false): Promise<EpisodeResult> {
     if (s.waiting) {
       status = "WAITING";
     } else {
-      status = s.stopReason === "final_answer" ? "FINISHED" : "INCOMPLETE";
+      status = s.stopReason === "final_answer" || s.stopReason === "quit" ? "FINISHED" : "INCOMPLETE";
       await finishTrajectory(ep, s, status);
     }
   } catch (e) {
@@ -186,12 +188,19 @@ async function playSteps(ep: Episode, s: EpisodeState, from = 0): Promise<void> 
     const { parsed } = turn;
     if (turn.finish) {
       s.final = { answer: turn.finish.finalAnswer, log: turn.finish.log, actionInside: turn.finish.actionInside };
-      s.stopReason = "final_answer";
+      s.stopReason = isQuit(turn.finish.finalAnswer) ? "quit" : "final_answer";
       return;
     }
     if (parsed.kind === "final") {
       s.final = { answer: parsed.finalAnswer, log: turn.text };
-      s.stopReason = "final_answer";
+      s.stopReason = isQuit(parsed.finalAnswer) ? "quit" : "final_answer";
+      return;
+    }
+    const quit = parsed.kind === "unparsable" ? quitReason(turn.text) : null;
+    if (quit !== null) {
+      // "QUIT: …" without "Final Answer:": the agent declined all the same.
+      s.final = { answer: `QUIT: ${quit}`.trim(), log: turn.text };
+      s.stopReason = "quit";
       return;
     }
     if (parsed.kind === "unparsable") {
