@@ -4,7 +4,7 @@
 // series (straight segments between the points: the trapezoids AUC-PR sums), and the calibration
 // (reliability) plot of min p̄ against the share of trajectories on track, with the diagonal.
 // Each figure also lists its numbers for screen readers.
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis, ZAxis } from "recharts";
+import { CartesianGrid, ErrorBar, Legend, Line, LineChart, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis, ZAxis } from "recharts";
 import { fmt, fmtInt } from "@/components/ui/format";
 import { OKABE_ITO } from "../ci-bar-chart";
 
@@ -75,7 +75,7 @@ export interface CalibrationSeries {
 export function CalibrationPlot({ series }: { series: CalibrationSeries[] }) {
   return (
     <figure className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="calibration-plot">
-      <figcaption className="mb-2 text-sm font-medium text-slate-800">Calibration of min p̄: mean per bin vs share on track (point size = n)</figcaption>
+      <figcaption className="mb-2 text-sm font-medium text-slate-800">Calibration of min p̄: mean per bin vs share on track (point size = n; whiskers: 95% Wilson interval)</figcaption>
       <div style={{ width: "100%", height: 340 }} aria-hidden="true">
         <ResponsiveContainer width="100%" height="100%">
           <ScatterChart margin={{ top: 8, right: 24, bottom: 28, left: 8 }}>
@@ -87,12 +87,12 @@ export function CalibrationPlot({ series }: { series: CalibrationSeries[] }) {
             <ZAxis type="number" dataKey="n" range={[30, 260]} />
             <Tooltip
               content={({ active, payload }) => {
-                const d = active ? (payload?.[0]?.payload as { x: number; y: number; n: number; bin: string; name: string } | undefined) : undefined;
+                const d = active ? (payload?.[0]?.payload as { x: number; y: number; n: number; bin: string; name: string; ci: [number, number] | null } | undefined) : undefined;
                 if (!d || d.name === "diagonal") return null;
                 return (
                   <div className="rounded-md border border-slate-200 bg-white px-3 py-2 text-xs shadow-md tabular-nums">
                     <p className="font-semibold">{d.name}</p>
-                    <p>Bin {d.bin}: mean {fmt(d.x, 3)}, on track {fmt(d.y, 3)}, n = {fmtInt(d.n)}</p>
+                    <p>Bin {d.bin}: mean {fmt(d.x, 3)}, on track {fmt(d.y, 3)}{d.ci ? ` [${fmt(d.ci[0], 3)}, ${fmt(d.ci[1], 3)}]` : ""}, n = {fmtInt(d.n)}</p>
                   </div>
                 );
               }}
@@ -101,7 +101,17 @@ export function CalibrationPlot({ series }: { series: CalibrationSeries[] }) {
             <Scatter name="perfect calibration" data={[{ x: 0, y: 0, n: 0, name: "diagonal" }, { x: 1, y: 1, n: 0, name: "diagonal" }]} line={{ stroke: "#94a3b8", strokeDasharray: "4 4" }} shape={() => <g />} legendType="plainline" fill="#94a3b8" isAnimationActive={false} />
             {series.map((s, i) => (
               <Scatter key={s.key} name={`${s.name}${s.ece === null ? "" : ` (ECE ${fmt(s.ece, 3)})`}`} fill={OKABE_ITO[i % OKABE_ITO.length]} isAnimationActive={false} line={{ stroke: OKABE_ITO[i % OKABE_ITO.length], strokeWidth: 1 }}
-                data={s.bins.filter((b) => b.n > 0).map((b) => ({ x: b.meanP!, y: b.share!, n: b.n, bin: `[${b.lower.toFixed(1)}, ${b.upper.toFixed(1)}${b.upper === 1 ? "]" : ")"}`, name: s.name }))} />
+                data={s.bins.filter((b) => b.n > 0).map((b) => ({
+                  x: b.meanP!,
+                  y: b.share!,
+                  n: b.n,
+                  yErr: b.ciLower === null || b.ciUpper === null ? [0, 0] : [b.share! - b.ciLower, b.ciUpper - b.share!],
+                  ci: b.ciLower === null || b.ciUpper === null ? null : [b.ciLower, b.ciUpper],
+                  bin: `[${b.lower.toFixed(1)}, ${b.upper.toFixed(1)}${b.upper === 1 ? "]" : ")"}`,
+                  name: s.name,
+                }))}>
+                <ErrorBar dataKey="yErr" direction="y" width={5} stroke={OKABE_ITO[i % OKABE_ITO.length]} strokeWidth={1} />
+              </Scatter>
             ))}
           </ScatterChart>
         </ResponsiveContainer>
@@ -109,7 +119,7 @@ export function CalibrationPlot({ series }: { series: CalibrationSeries[] }) {
       <ul className="sr-only">
         {series.map((s) => (
           <li key={s.key}>
-            {s.name}: {s.bins.filter((b) => b.n > 0).map((b) => `bin ${b.lower.toFixed(1)}–${b.upper.toFixed(1)} mean ${fmt(b.meanP!, 3)} on track ${fmt(b.share!, 3)} n ${b.n}`).join("; ")}
+            {s.name}: {s.bins.filter((b) => b.n > 0).map((b) => `bin ${b.lower.toFixed(1)}–${b.upper.toFixed(1)} mean ${fmt(b.meanP!, 3)} on track ${fmt(b.share!, 3)} n ${b.n}`).join("; ")}; {fmtInt(s.errors)} with an ERROR left out
           </li>
         ))}
       </ul>

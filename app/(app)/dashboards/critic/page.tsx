@@ -143,9 +143,6 @@ export default async function CriticDashboardPage({ searchParams }: { searchPara
           </Panel>
 
           <HowComputed
-            seed={d.seed}
-            resamples={d.resamples}
-            intervals="both"
             ties={hasHuman ? filter.ties : undefined}
             formula={
               <>
@@ -198,8 +195,11 @@ export default async function CriticDashboardPage({ searchParams }: { searchPara
             <p>
               <span className="font-medium text-slate-900">Bootstrap. </span>
               P, R, F1 and AUC-PR carry 95% percentile intervals from {fmtInt(d.resamples)} resamples of the counted trajectories (with replacement;
-              mulberry32 seeded with <code className="font-mono text-xs">{d.seed}</code>; the four statistics share the resamples); a resample on which a
-              statistic is undefined is skipped and the count is in the interval&apos;s tooltip.
+              mulberry32 seeded with <code className="rounded bg-white px-1 font-mono text-xs ring-1 ring-slate-200" data-testid="seed">{d.seed}</code>; the four
+              statistics share the resamples); a resample on which a statistic is undefined is skipped and the count is in the interval&apos;s tooltip.
+              Change the seed above (or <code className="font-mono text-xs">?seed=…</code>) to check that a figure does not hinge on it. Shares of the
+              calibration bins and of success over trials carry 95% Wilson score intervals (no seed). The τ slider recomputes the point values in the
+              browser; the intervals are the table&apos;s, at its τ.
             </p>
             <p>
               <span className="font-medium text-slate-900">Calibration. </span>
