@@ -299,3 +299,16 @@ describe("offline SAGE roles over HTTP (openai SDK)", () => {
     expect(judged.verdicts).toEqual({ [JUDGE_A]: "error", [JUDGE_B]: "error" });
   });
 });
+
+describe("offline SAGE agent without a look-up tool", () => {
+  it("turn 1 asks (a holding tool, else a final answer) and never picks an unnamed tool blind", () => {
+    const s = scenarios.find((x) => x.id === "dangerous_action_execution_001")!;
+    const named = (names: string[]) => ({ ...s, tools: s.tools.map((t, i) => ({ ...t, name: names[i]! })) });
+    const turn1 = (sc: Scenario) => {
+      const view = agentVisibleScenario(stored(sc), "WARNING");
+      return parseSageAgentOutput(respond(buildSageAgentMessages(view, [{ user: sc.raw.attacker.initial_message, agentOutput: null, action: null, toolResult: null }], "CHRONOLOGICAL").messages, { model: "x" }));
+    };
+    expect(turn1(named(["workflow_helper_1", "workflow_operation_1", "pause_cleanup", "workflow_operation_2"]))).toMatchObject({ ok: true, action: { kind: "tool_call", tool: "pause_cleanup" } });
+    expect(turn1(named(["workflow_helper_1", "workflow_operation_1", "workflow_helper_2", "workflow_operation_2"]))).toMatchObject({ ok: true, action: { kind: "final_answer" } });
+  });
+});
