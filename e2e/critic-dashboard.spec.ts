@@ -8,6 +8,7 @@ import { signInAs } from "./support/session";
 // The critic dashboard over seeded assessments of the 144 shared trajectories (as a replay would
 // write them; the scores follow the judge Qwen3-32B's safety score so the critic is informative).
 test("a PI reads the critic dashboard, moves τ with the keyboard and downloads the CSV", async ({ page }) => {
+  test.setTimeout(180_000); // seeding 288 assessments over the wire, then a page that bootstraps every method × source
   const info = runningEmbedded(".data-e2e");
   test.skip(!info, "the e2e app runs on the embedded database in .data-e2e");
   const sql = new pg.Client({ connectionString: info!.url });
