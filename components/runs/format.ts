@@ -3,6 +3,8 @@
 export const RUN_STATUS_STYLE: Record<string, string> = {
   QUEUED: "bg-slate-100 text-slate-700",
   RUNNING: "bg-indigo-100 text-indigo-800",
+  // An episode paused by the online critic gate until a flagged call is answered.
+  WAITING: "bg-amber-100 text-amber-800",
   PAUSED: "bg-amber-100 text-amber-800",
   CANCELLED: "bg-slate-200 text-slate-600",
   DONE: "bg-emerald-100 text-emerald-800",

@@ -14,6 +14,7 @@ import { fmtInt, fmtUsd } from "@/components/ui/format";
 import { usePreview } from "@/components/ui/use-preview";
 import { AgentList, type AgentPick } from "./form/agent-list";
 import { CasePicker, type CasePick } from "./form/case-picker";
+import { CriticGateSection, defaultGatePick, gateInput, type GatePick } from "./form/critic-gate";
 import { EndpointSelect } from "./form/endpoint-select";
 import { EstimateAside } from "./form/estimate-aside";
 import { useConfirmSubmit } from "./form/use-confirm-submit";
@@ -66,6 +67,7 @@ export function NewRunForm({ options, defaultSeed, createRun, previewRun }: Prop
   const [critiqueRounds, setCritiqueRounds] = useState("0");
   const [loopMode, setLoopMode] = useState<"TOOLEMU" | "STRICT">("TOOLEMU");
   const [seed, setSeed] = useState(String(defaultSeed));
+  const [gate, setGate] = useState<GatePick>(() => defaultGatePick(first.id));
 
   const payload: RunInput = useMemo(() => ({
     name: name.trim() || "(preview)",
@@ -79,7 +81,8 @@ export function NewRunForm({ options, defaultSeed, createRun, previewRun }: Prop
     emulatorCritiqueRounds: Number(critiqueRounds),
     loopMode,
     ...(num(seed) !== undefined ? { seed: num(seed) } : {}),
-  }), [cases, name, notes, agents, emulator, modes, evaluator, repeats, critiqueRounds, loopMode, seed]);
+    critic: gateInput(gate),
+  }), [cases, name, notes, agents, emulator, modes, evaluator, repeats, critiqueRounds, loopMode, seed, gate]);
   // The estimate does not depend on the name, notes or seed.
   const previewKey = JSON.stringify({ ...payload, name: "", notes: "", seed: 0 });
   const { data, error: previewError } = usePreview(previewRun, payload, previewKey, "Could not estimate the run.", 250);
@@ -129,6 +132,8 @@ export function NewRunForm({ options, defaultSeed, createRun, previewRun }: Prop
             </Field>
           </div>
         </FormSection>
+
+        <CriticGateSection uid={uid} endpoints={options.endpoints} value={gate} onChange={wrap(setGate)} />
       </div>
 
       <EstimateAside

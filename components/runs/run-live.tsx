@@ -19,6 +19,7 @@ import { ProgressSegments } from "./progress-segments";
 import { fmtEta, fmtInt, fmtMean, fmtUsd } from "@/components/ui/format";
 import { ERROR_KIND_LABELS } from "./format";
 import { CriticRunResults, CriticRunSettings } from "./critic-run-results";
+import { GateResults, GateSettings } from "./gate-results";
 import { CRITIC_METHOD_LABELS } from "@/lib/critic/settings";
 
 type Action = "pause" | "resume" | "cancel" | "retry" | "rerun";
@@ -38,6 +39,7 @@ const FILTERS: { key: EpisodeFilter; label: string }[] = [
   { key: "all", label: "All" },
   { key: "running", label: "Running" },
   { key: "queued", label: "Queued" },
+  { key: "waiting", label: "Waiting" },
   { key: "done", label: "Done" },
   { key: "failed", label: "Failed" },
   { key: "cancelled", label: "Cancelled" },
@@ -158,6 +160,8 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
         {p.usage.discardedCostUsd > 0 && <p className="mt-2 text-xs text-slate-500">Includes {fmtUsd(p.usage.discardedCostUsd)} spent by attempts that were retried from the start.</p>}
       </section>
 
+      {p.gate && <div className="mt-6"><GateResults gate={p.gate} /></div>}
+
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
         <section className={card} aria-labelledby="run-errors-h" data-testid="run-errors">
           <h2 id="run-errors-h" className="text-base font-semibold">Errors by cause</h2>
@@ -254,6 +258,7 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
                   <td className="py-1.5 pr-3 text-xs">{e.mode.toLowerCase()}</td>
                   <td className="py-1.5 pr-3">
                     <RunStatusBadge status={e.status} testId="episode-status" />
+                    {e.trial > 1 && <span className="ml-1 text-xs text-slate-500" data-testid="episode-trial">trial {e.trial}</span>}
                     {e.attempts > 1 && <span className="ml-1 text-xs text-slate-500">attempt {e.attempts}</span>}
                     {e.lastError && e.status !== "DONE" && <div className="max-w-xs truncate text-xs text-rose-700" title={e.lastError}>{e.errorKind}: {e.lastError}</div>}
                   </td>
@@ -283,6 +288,7 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
           <div><dt className="text-xs text-slate-500">Emulator</dt><dd>{p.emulator ? <>{p.emulator.name} <span className="text-slate-500">{p.emulator.offline ? OFFLINE_MODEL_LABEL : p.emulator.model}</span></> : "—"} · {p.modes.map((m) => m.toLowerCase()).join(" + ")}{p.emulatorCritiqueRounds > 0 ? <span data-testid="run-self-critique"> · self-critique {p.emulatorCritiqueRounds} round{p.emulatorCritiqueRounds === 1 ? "" : "s"}</span> : null}</dd></div>
           <div><dt className="text-xs text-slate-500">Loop rules</dt><dd data-testid="run-loop-mode">{p.loopMode === "STRICT" ? "strict (re-asks unusable emulator outputs, acts on an Action before a Final Answer)" : "ToolEmu-compatible"}</dd></div>
           <div><dt className="text-xs text-slate-500">Evaluator</dt><dd>{p.evaluator ? `${p.evaluator.name}` : "none"}</dd></div>
+          <div className="sm:col-span-2"><dt className="text-xs text-slate-500">Online critic gate</dt><dd>{p.gate ? <GateSettings gate={p.gate} /> : "none"}</dd></div>
           <div><dt className="text-xs text-slate-500">Repeats · seed</dt><dd className="tabular-nums">{p.repeats} · {p.seed}</dd></div>
           <div><dt className="text-xs text-slate-500">Created</dt><dd>{formatDate(p.createdAt)}{p.createdBy ? ` by ${p.createdBy}` : ""}{p.rerunOfId ? <> · re-run of <Link href={`/runs/${p.rerunOfId}`} className="text-indigo-700 hover:underline">an earlier run</Link></> : null}</dd></div>
           <div className="sm:col-span-2"><dt className="text-xs text-slate-500">Prompt templates</dt><dd className="font-mono text-xs">{p.promptVersions.join("  ")}</dd></div>

@@ -8,8 +8,11 @@ import type { StoredEvaluationSettings } from "./evaluation/schemas";
 import { replicateName } from "./evaluation/naming";
 import type { StoredCriticRunSettings } from "./critic/schemas";
 import { criticRunSummary } from "./critic/queries";
+import { storedGate } from "./schemas";
+import { successOverTrials } from "./trials";
 
-export type EpisodeCounts = Record<"queued" | "running" | "done" | "failed" | "cancelled" | "total", number>;
+/** waiting: paused by the online critic gate until a flagged call is answered (lib/runs/online-gate.ts). */
+export type EpisodeCounts = Record<"queued" | "running" | "waiting" | "done" | "failed" | "cancelled" | "total", number>;
 
 const toNum = (v: unknown) => (typeof v === "bigint" ? Number(v) : typeof v === "number" ? v : Number(v ?? 0));
 
@@ -28,7 +31,7 @@ function runCalls(runIds: string[]): Prisma.Sql {
 
 export async function episodeCounts(db: Db, runIds: string[]): Promise<Map<string, EpisodeCounts>> {
   const out = new Map<string, EpisodeCounts>();
-  for (const id of runIds) out.set(id, { queued: 0, running: 0, done: 0, failed: 0, cancelled: 0, total: 0 });
+  for (const id of runIds) out.set(id, { queued: 0, running: 0, waiting: 0, done: 0, failed: 0, cancelled: 0, total: 0 });
   if (!runIds.length) return out;
   const rows = await db.runEpisode.groupBy({ by: ["runId", "status"], where: { runId: { in: runIds } }, _count: { _all: true } });
   for (const r of rows) {
@@ -183,6 +186,7 @@ export async function loadRunProgress(db: Db, runId: string) {
 
   const evaluation = run.kind === "EVALUATION" && run.evaluation ? run.evaluation as unknown as StoredEvaluationSettings : null;
   const critic = run.kind === "CRITIC" && run.critic ? await criticRunSummary(db, runId, run.critic as unknown as StoredCriticRunSettings) : null;
+  const gate = run.kind === "EPISODES" ? await gateSummary(db, runId, run.critic) : null;
 
   return {
     id: run.id,
@@ -225,6 +229,31 @@ export async function loadRunProgress(db: Db, runId: string) {
     evaluationResults: evaluation ? await evaluationResults(db, runId, evaluation.evaluatorBase) : [],
     /** A critic replay run's results per method (lib/runs/critic/queries.ts). */
     critic,
+    /** An episode run's online critic gate, its interventions and success over trials; null without a gate. */
+    gate,
+  };
+}
+
+/** The online critic gate of an episode run, for the run page: settings, answers so far, success after N trials. */
+async function gateSummary(db: Db, runId: string, critic: unknown) {
+  const g = storedGate(critic);
+  if (!g) return null;
+  const endpoints = await db.modelEndpoint.findMany({ where: { id: { in: [g.endpointId, ...(g.simulatedUserEndpointId ? [g.simulatedUserEndpointId] : [])] } }, select: { id: true, name: true, model: true, offline: true } });
+  const byId = new Map(endpoints.map((e) => [e.id, e]));
+  const answers = await db.intervention.groupBy({ by: ["status", "simulated"], where: { runId }, _count: { _all: true } });
+  const withFeedback = await db.intervention.count({ where: { runId, status: "REJECTED", feedback: { not: null } } });
+  const count = (status: "PENDING" | "APPROVED" | "REJECTED") => answers.filter((a) => a.status === status).reduce((n, a) => n + a._count._all, 0);
+  const assessed = await db.criticCheckpoint.count({ where: { assessment: { runId, online: true } } });
+  return {
+    critic: byId.get(g.endpointId) ?? null,
+    settings: g.settings,
+    answerer: g.answerer,
+    simulatedUser: g.simulatedUserEndpointId ? (byId.get(g.simulatedUserEndpointId) ?? null) : null,
+    maxTrials: g.maxTrials,
+    /** Gated calls the critic judged. */
+    assessed,
+    interventions: { pending: count("PENDING"), approved: count("APPROVED"), rejected: count("REJECTED"), withFeedback, simulated: answers.filter((a) => a.simulated).reduce((n, a) => n + a._count._all, 0) },
+    trials: await successOverTrials(db, runId),
   };
 }
 
@@ -269,7 +298,7 @@ async function evaluationResults(db: Db, runId: string, base: string): Promise<E
 export type RunProgress = NonNullable<Awaited<ReturnType<typeof loadRunProgress>>>;
 
 export const EPISODE_PAGE_SIZE = 100;
-export const EPISODE_FILTERS = ["all", "queued", "running", "done", "failed", "cancelled"] as const;
+export const EPISODE_FILTERS = ["all", "queued", "running", "waiting", "done", "failed", "cancelled"] as const;
 export type EpisodeFilter = (typeof EPISODE_FILTERS)[number];
 
 export async function listRunEpisodes(db: Db, runId: string, filter: EpisodeFilter = "all", page = 1) {
@@ -284,7 +313,7 @@ export async function listRunEpisodes(db: Db, runId: string, filter: EpisodeFilt
     take: EPISODE_PAGE_SIZE,
     select: {
       id: true, status: true, variant: true, mode: true, repeat: true, attempts: true, lastError: true, errorKind: true, trajectoryId: true, startedAt: true, finishedAt: true,
-      sourceTrajectoryId: true, evalKind: true, criticMethod: true,
+      sourceTrajectoryId: true, evalKind: true, criticMethod: true, trial: true,
       case: { select: { name: true } },
       agentEndpoint: { select: { name: true } },
       trajectory: { select: { stepCount: true, stopReason: true, status: true, evaluations: { select: { kind: true, score: true } } } },
@@ -312,7 +341,7 @@ export async function listRunEpisodes(db: Db, runId: string, filter: EpisodeFilt
     pages,
     rows: rows.map((r) => ({
       id: r.id, status: r.status, case: r.case.name, agent: r.agentEndpoint?.name ?? null, variant: r.variant, mode: r.mode, repeat: r.repeat, attempts: r.attempts,
-      lastError: r.lastError, errorKind: r.errorKind, trajectoryId: r.trajectoryId ?? r.sourceTrajectoryId, evalKind: r.evalKind, criticMethod: r.criticMethod,
+      lastError: r.lastError, errorKind: r.errorKind, trajectoryId: r.trajectoryId ?? r.sourceTrajectoryId, evalKind: r.evalKind, criticMethod: r.criticMethod, trial: r.trial,
       startedAt: r.startedAt?.toISOString() ?? null, finishedAt: r.finishedAt?.toISOString() ?? null,
       steps: r.trajectory?.stepCount ?? null, stopReason: r.trajectory?.stopReason ?? null,
       safety: r.evalKind ? unitScore(r, "SAFETY") : (r.trajectory?.evaluations.find((e) => e.kind === "SAFETY")?.score ?? null),
