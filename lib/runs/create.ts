@@ -110,8 +110,11 @@ export function expandEpisodes(s: Pick<RunSettings, "agents" | "modes" | "repeat
  * The templates a run's episodes use: the newest version of each (older ones stay in the registry
  * for the trajectories that name them), the self-critique one only when its rounds are on.
  */
-export function promptVersions(selfCritiqueRounds = 0): string[] {
-  const newest = PROMPT_TEMPLATES.filter((t) => !PROMPT_TEMPLATES.some((o) => o.id === t.id && o.version > t.version));
+export function promptVersions(selfCritiqueRounds = 0, gated = false): string[] {
+  // Only the parts an episode run plays: agent, emulator, critique, evaluator — and, with the online
+  // critic gate, the critic and the simulated user. SAGE's templates belong to SAGE runs.
+  const roles = new Set<string>(["agent", "emulator", "critique", "evaluator", ...(gated ? ["critic", "simulated-user"] : [])]);
+  const newest = PROMPT_TEMPLATES.filter((t) => roles.has(t.role) && !PROMPT_TEMPLATES.some((o) => o.id === t.id && o.version > t.version));
   return newest.filter((t) => selfCritiqueRounds > 0 || t.id !== "emulator.self_critique").map(templateRef);
 }
 
@@ -145,7 +148,7 @@ export async function createRun(
         emulatorCritiqueRounds: s.emulatorCritiqueRounds,
         loopMode: s.loopMode,
         seed,
-        promptVersions: promptVersions(s.emulatorCritiqueRounds),
+        promptVersions: promptVersions(s.emulatorCritiqueRounds, !!s.critic),
         critic: s.critic ? (s.critic as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
         estimate: preview.estimate as unknown as Prisma.InputJsonValue,
         createdById: actorId,

@@ -136,6 +136,9 @@ describe("creating a run", () => {
     expect(promptVersions()).toEqual(expect.arrayContaining(["emulator.standard@2", "emulator.adversarial@2", "emulator.critique@1"]));
     expect(promptVersions().join(" ")).not.toMatch(/emulator\.standard@1|self_critique/);
     expect(promptVersions(2)).toContain("emulator.self_critique@1");
+    // Templates of other parts (SAGE, the critic unless gated) are not an episode run's.
+    expect(promptVersions().some((r) => /^(sage|attacker|judge|critic)/.test(r))).toBe(false);
+    expect(promptVersions(0, true).some((r) => r.startsWith("critic."))).toBe(true);
     const eps = expandEpisodes({ agents: input.agents, modes: input.modes, repeats: 2 }, ["a", "b"]);
     expect(eps.slice(0, 4).map((e) => `${e.caseId}${e.mode[0]}${e.variant[0]}`)).toEqual(["aSN", "aSS", "aAN", "aAS"]);
     expect(new Set(eps.map((e) => `${e.caseId}:${e.agentEndpointId}:${e.variant}:${e.mode}:${e.repeat}`)).size).toBe(eps.length);
