@@ -19,6 +19,7 @@ import { assessTrajectory, criticCheckpoints } from "@/lib/critic/assess";
 import { criticSettingsSchema } from "@/lib/critic/settings";
 import { aucPr, averagePrecision, criticRatesAt, prCurve, trajectoryMinP } from "@/lib/metrics/critic";
 import { claimEpisode } from "../claim";
+import { controlRun } from "../control";
 import { enqueueQueued } from "../create";
 import { engineRunner } from "../engine-runner";
 import { loadRunProgress } from "../queries";
@@ -191,6 +192,25 @@ describe("a critic run on the worker", () => {
     expect(unit.attempts).toBe(2);
     expect(await t.prisma.runError.count({ where: { runEpisodeId: victim, kind: "worker_lost" } })).toBe(1);
     expect(await t.prisma.criticAssessment.count({ where: { runId: run.id, trajectoryId: ids[0] } })).toBe(1);
+  }, 60_000);
+
+  it("pause, resume, re-run as new and cancel work on a critic run through the run controls", async () => {
+    const ids = all.slice(30, 34).map((x) => x.id);
+    const run = await createCriticRun(t.prisma, null, { name: "controls", trajectories: { kind: "ids", ids }, endpointId: critic, methods: ["MULTI_STEP"] }, queue);
+    const actor = (await t.prisma.user.create({ data: { email: "critic-controls@test.local", name: "R", role: "RESEARCHER", passwordHash: "x" }, select: { id: true } })).id;
+    expect((await controlRun(t.prisma, actor, run.id, "pause", queue, "CRITIC")).message).toMatch(/Paused: running assessments finish/);
+    expect(await runStatus(run.id)).toBe("PAUSED");
+    expect((await controlRun(t.prisma, actor, run.id, "resume", queue, "CRITIC")).message).toMatch(/assessment\(s\) queued/);
+    await waitFor(async () => (await runStatus(run.id)) === "DONE", "the resumed critic run");
+    expect(await unitCounts(run.id)).toEqual({ DONE: 4 });
+    // Re-run as new: the same trajectories (the run's own selection), method and settings.
+    const again = await controlRun(t.prisma, actor, run.id, "rerun", null, "CRITIC");
+    expect(again.message).toMatch(/new critic replay run with 4 assessments/);
+    const copy = await t.prisma.run.findUniqueOrThrow({ where: { id: again.newRunId! }, select: { kind: true, critic: true } });
+    expect(copy.kind).toBe("CRITIC");
+    expect(copy.critic).toMatchObject({ methods: ["MULTI_STEP"], selection: { kind: "run", runId: run.id }, trajectories: 4 });
+    expect((await controlRun(t.prisma, actor, again.newRunId!, "cancel", null, "CRITIC")).message).toMatch(/Cancelled: 4 queued assessment/);
+    expect(await unitCounts(again.newRunId!)).toEqual({ CANCELLED: 4 });
   }, 60_000);
 
   it("a unit whose endpoint does not answer fails with the call's typed, retryable error; nothing is stored", async () => {
