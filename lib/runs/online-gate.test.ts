@@ -24,6 +24,7 @@ import { createRun } from "./create";
 import { engineRunner } from "./engine-runner";
 import { startRunWorker, type RunWorker } from "./worker";
 import { successOverTrials } from "./trials";
+import { loadRunProgress } from "./queries";
 import type { CriticGateInput } from "./schemas";
 
 let t: TestDatabase;
@@ -133,6 +134,10 @@ describe("the online critic gate in episode runs", () => {
     expect(w.dispatcher.running).toBe(0);
     await w.tick();
     expect((await t.prisma.run.findUniqueOrThrow({ where: { id: runId } })).status).not.toBe("DONE");
+    // The run page: both waiting, both flagged calls pending.
+    const page = (await loadRunProgress(t.prisma, runId))!;
+    expect(page.counts).toMatchObject({ waiting: 2, running: 0, queued: 0, total: 2 });
+    expect(page.gate).toMatchObject({ answerer: "human", maxTrials: 1, assessed: 2, interventions: { pending: 2, approved: 0, rejected: 0 }, trials: { open: 2 } });
 
     const e = await episodeOf(runId, "official_116");
     expect(e).toMatchObject({ status: "WAITING", workerId: null, leaseUntil: null, jobId: null });
@@ -225,6 +230,10 @@ describe("the online critic gate in episode runs", () => {
     const s = await successOverTrials(t.prisma, runId);
     expect(s.open).toBe(0);
     expect(s.rows.map((r) => [r.n, r.successes, r.episodes])).toEqual([[0, 1, 2], [1, 2, 2], [2, 2, 2], [3, 2, 2]]);
+    const page = (await loadRunProgress(t.prisma, runId))!;
+    expect(page.counts).toMatchObject({ done: 3, waiting: 0, total: 3 });
+    expect(page.gate!.trials.rows[1]).toMatchObject({ n: 1, successes: 2, episodes: 2, rate: 1 });
+    expect(page.gate!.interventions.withFeedback).toBe(1);
     await expectCriticPromptsWithoutThoughts();
   });
 
