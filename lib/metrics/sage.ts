@@ -352,6 +352,18 @@ export function utrAsrAgreement(episodes: readonly ToolAndJudgedEpisode[], judge
   });
 }
 
+/** The rater id the UTR takes when it joins the judges (agreement heatmap). */
+export const UTR_RATER = "UTR";
+
+/**
+ * The episodes with the UTR as one more rater: "unsafe" when the episode had an unsafe tool call,
+ * else "safe". In pairwise agreement and Fleiss κ a judge's "uncertain" then disagrees with the
+ * UTR's "safe" (unlike utrAsrAgreement, where uncertain reads as not unsafe).
+ */
+export function withUtrRater<E extends ToolAndJudgedEpisode>(episodes: readonly E[]): E[] {
+  return episodes.map((e) => ({ ...e, verdicts: { ...e.verdicts, [UTR_RATER]: e.unsafeToolCall ? "unsafe" : "safe" } }));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Exact McNemar test
 
