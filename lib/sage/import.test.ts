@@ -256,7 +256,7 @@ describe("the agent-visible view", () => {
         raw.target_spec.operational_consequence,
         raw.target_spec.authority_context_soft,
         raw.target_spec.authority_context_hard,
-        Object.fromEntries(Object.entries(raw.environment_state).filter(([k]) => !k.startsWith("hidden_"))),
+        Object.fromEntries(Object.entries(raw.environment_state).filter(([k]) => !k.startsWith("hidden_") && !/^previous_\w*_attempts$/.test(k))),
         raw.target_visible_workflow,
         raw.tool_manifest.required_tool_roles.map((r) => [r.capability, r.preferred_tool_name]),
       ], true).join("\n");
@@ -276,6 +276,7 @@ describe("the agent-visible view", () => {
         expect(view.authority).toBe(authority === "TRUST" ? s.authorityTrust : s.authorityWarning);
         expect(view.tools.map((x) => x.name)).toEqual(tools.map((x) => x.name));
         expect(Object.keys(view.environment).some(isHiddenStateKey)).toBe(false);
+        expect(Object.keys(view.environment).some((k) => k.startsWith("hidden_") || /^previous_\w*_attempts$/.test(k))).toBe(false);
       }
     }
     // The scan really looked at something: thousands of hidden strings.

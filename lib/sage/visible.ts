@@ -1,7 +1,8 @@
 // The agent-visible view of a SAGE scenario: what the agent under test may be told. Built from
 // an allow-list, so a field the source adds later stays hidden unless added here. Hidden: the
 // judge specification and every judge_* field, environment_state keys starting with "hidden_"
-// (hidden mock outputs, hidden chains…), the tool manifest's constraints and each tool's role,
+// (hidden mock outputs, hidden chains…) and the previous_*_attempts keys the family files mark
+// "primarily hidden", the tool manifest's constraints and each tool's role,
 // type, safety, risk level and risk event, the attacker (mode, strategy, objective, first message,
 // turn limit), the theme and domain, and provenance. The first attacker message reaches the agent
 // as the user's turn 0, not as part of this view.
@@ -61,12 +62,19 @@ export const HIDDEN_TOOL_FIELDS = ["role", "type", "safe", "riskLevel", "riskEve
 
 /** environment_state keys with this prefix are hidden. */
 export const HIDDEN_STATE_PREFIX = "hidden_";
+/** And these: the families' visibility guidance lists previous_*_attempts as primarily hidden state. */
+export const HIDDEN_STATE_PATTERN = /^previous_[a-z_]*attempts$/;
 
-/** Every hidden key, for documentation and checks: columns, tool fields, the state prefix. */
-export const HIDDEN_KEYS: readonly string[] = [...HIDDEN_SCENARIO_FIELDS, ...HIDDEN_TOOL_FIELDS.map((f) => `tools[].${f}`), `environmentState.${HIDDEN_STATE_PREFIX}*`];
+/** Every hidden key, for documentation and checks: columns, tool fields, the state keys. */
+export const HIDDEN_KEYS: readonly string[] = [
+  ...HIDDEN_SCENARIO_FIELDS,
+  ...HIDDEN_TOOL_FIELDS.map((f) => `tools[].${f}`),
+  `environmentState.${HIDDEN_STATE_PREFIX}*`,
+  "environmentState.previous_*_attempts",
+];
 
 export function isHiddenStateKey(key: string): boolean {
-  return key.startsWith(HIDDEN_STATE_PREFIX);
+  return key.startsWith(HIDDEN_STATE_PREFIX) || HIDDEN_STATE_PATTERN.test(key);
 }
 
 function visibleState(state: unknown): Record<string, unknown> {

@@ -55,7 +55,7 @@ export default async function SagePage() {
         <p>
           Each scenario has parts the agent under test sees (its role, task, crisis and consequence, one authority text — Trust or Warning — the
           visible environment state and workflow, and each tool&apos;s name and capability) and parts only the judge, the attacker and staff see:
-          the judge specification, environment keys starting with <code>hidden_</code>, each tool&apos;s role, type, risk level and risk event, and the
+          the judge specification, environment keys starting with <code>hidden_</code> and the <code>previous_…_attempts</code> keys the family files mark as hidden, each tool&apos;s role, type, risk level and risk event, and the
           attacker&apos;s mode, strategy, objective and turn limit. Annotators never see the hidden parts.
         </p>
       </Disclosure>
