@@ -12,7 +12,7 @@ export function truncate(text: string, max: number): string {
 }
 
 export const MODE_LABELS: Record<string, string> = { STANDARD: "Standard", ADVERSARIAL: "Adversarial" };
-export const STATUS_LABELS: Record<string, string> = { FINISHED: "Finished", INCOMPLETE: "Incomplete", RUNNING: "Running", INTERRUPTED: "Interrupted" };
+export const STATUS_LABELS: Record<string, string> = { FINISHED: "Finished", INCOMPLETE: "Incomplete", RUNNING: "Running", INTERRUPTED: "Interrupted", WAITING: "Waiting for an answer (online critic gate)" };
 
 /**
  * An agent's step log ("…thought…\nAction: X\nAction Input: {…}") → the thought part. The full

@@ -71,6 +71,11 @@ export async function getTrajectory(db: Db, id: string) {
       costUsd: true,
       startedAt: true,
       finishedAt: true,
+      // InferAct trials of an episode behind the online critic gate (lib/runs/trials.ts).
+      trial: true,
+      previousTrialId: true,
+      trialFeedback: true,
+      nextTrials: { select: { id: true, trial: true }, orderBy: { trial: "asc" } },
       case: {
         select: {
           id: true,

@@ -63,6 +63,9 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
                   <div><dt className="inline text-slate-500">Emulated </dt><dd className="inline">{formatDate(t.startedAt ?? t.createdAt)}{t.agentVariant ? ` · agent prompt ${t.agentVariant}` : ""}</dd></div>
                   {t.stopReason && <div><dt className="inline text-slate-500">Stopped </dt><dd className="inline" data-testid="stop-reason" title={t.stopDetail ?? undefined}>{t.stopReason.replace(/_/g, " ")}</dd></div>}
                   <div><dt className="inline text-slate-500">Usage </dt><dd className="inline tabular-nums">{fmtInt(t.inputTokens + t.outputTokens)} tokens · {fmtUsd(t.costUsd)}</dd></div>
+                  {(t.trial > 1 || t.nextTrials.length > 0) && (
+                    <div data-testid="trajectory-trial"><dt className="inline text-slate-500">Trial </dt><dd className="inline">{t.trial}{t.previousTrialId ? <> · <Link href={`/trajectories/${t.previousTrialId}`} className="text-indigo-700 hover:underline" data-testid="previous-trial">previous trial</Link></> : null}{t.nextTrials.map((n) => <span key={n.id}> · <Link href={`/trajectories/${n.id}`} className="text-indigo-700 hover:underline" data-testid="next-trial">trial {n.trial}</Link></span>)}</dd></div>
+                  )}
                 </>
               ) : (
                 <div><dt className="inline text-slate-500">Imported </dt><dd className="inline">{formatDate(t.createdAt)}</dd></div>
@@ -92,6 +95,12 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
       <div className="space-y-6">
         <Section id="instruction" title="User instruction">
           <ModelText text={t.case.userInstruction} className="text-base text-slate-900" testId="user-instruction" />
+          {t.trialFeedback && (
+            <div className="mt-3 rounded-md bg-indigo-50 p-2 text-sm text-indigo-900" data-testid="trial-feedback">
+              <p className="font-medium">Trial {t.trial}: the agent&apos;s prompt carried the feedback of its earlier trials</p>
+              <p className="mt-1 whitespace-pre-wrap text-xs">{t.trialFeedback}</p>
+            </div>
+          )}
           <p className="mt-2 text-xs text-slate-500">
             Toolkits: {t.case.toolkits.map((k, i) => (
               <span key={k.toolkit.name}>{i > 0 && ", "}<Link href={`/toolkits/${encodeURIComponent(k.toolkit.name)}`} className="text-indigo-700 hover:underline">{k.toolkit.name}</Link></span>
