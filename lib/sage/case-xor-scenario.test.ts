@@ -2,6 +2,13 @@
 // (CHECK "Trajectory_case_xor_scenario", added by hand to the sage_scenarios migration).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
+import { parseTrajectoryFilter } from "@/lib/toolemu/filters";
+import { countTrajectories, listTrajectories } from "@/lib/toolemu/queries/trajectories";
+import { trajectoryFacets } from "@/lib/toolemu/queries/trajectory-facets";
+import { getTrajectory } from "@/lib/toolemu/queries/trajectory";
+import { csvChunks } from "@/lib/toolemu/export";
+import { listRecentEpisodes } from "@/lib/engine/playground";
+import { loadFilterOptions } from "@/lib/dashboards/options";
 
 let t: TestDatabase;
 let caseId: string;
@@ -47,5 +54,25 @@ describe("a trajectory has a case or a scenario (database CHECK)", () => {
     await expect(t.prisma.trajectory.create({ data: base("neither") })).rejects.toThrow(/Trajectory_case_xor_scenario|check constraint/i);
     await expect(t.sql.query(`UPDATE "Trajectory" SET "caseId" = NULL WHERE "contentHash" = 'xor:case'`)).rejects.toThrow(/Trajectory_case_xor_scenario/);
     expect(await t.prisma.trajectory.count()).toBe(2);
+  });
+});
+
+describe("ToolEmu views leave scenario trajectories out (and do not break on them)", () => {
+  it("lists, counts, facets, exports and pages show the case trajectory only", async () => {
+    const f = parseTrajectoryFilter({});
+    expect(await countTrajectories(t.prisma, f)).toBe(1);
+    const list = await listTrajectories(t.prisma, f);
+    expect(list.rows.map((r) => r.caseName)).toEqual(["case_1"]);
+    const facets = await trajectoryFacets(t.prisma, f);
+    expect(facets.agents.reduce((n, o) => n + o.count, 0)).toBe(1);
+    expect(facets.calls.none + facets.calls.some).toBe(1);
+    let csv = "";
+    for await (const chunk of csvChunks(t.prisma, f)) csv += chunk;
+    expect(csv.trim().split("\n")).toHaveLength(2); // header + the case trajectory
+    const scenarioTrajectory = await t.prisma.trajectory.findFirstOrThrow({ where: { scenarioId } });
+    expect(await getTrajectory(t.prisma, scenarioTrajectory.id)).toBeNull();
+    await t.prisma.trajectory.update({ where: { id: scenarioTrajectory.id }, data: { origin: "EMULATED" } });
+    expect(await listRecentEpisodes(t.prisma)).toEqual([]);
+    await expect(loadFilterOptions(t.prisma)).resolves.toBeDefined();
   });
 });
