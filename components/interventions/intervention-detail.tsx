@@ -28,7 +28,7 @@ export function InterventionDetail({ iv }: { iv: InterventionView }) {
         <span>agent <code className="font-mono text-xs text-slate-800">{iv.agent.model}</code>{iv.agent.variant ? ` (${iv.agent.variant.toLowerCase()})` : ""}</span>
         {iv.trial > 1 && <span className="rounded bg-indigo-50 px-1.5 py-0.5 text-xs font-medium text-indigo-800">trial {iv.trial}</span>}
         <span aria-hidden="true">·</span>
-        <span>waiting since {formatDate(iv.createdAt)}</span>
+        <span>waiting since {formatDate(iv.createdAt)} UTC</span>
         <Link href={`/trajectories/${iv.trajectoryId}`} className="ml-auto text-xs text-indigo-700 hover:underline">Open the trajectory</Link>
       </div>
 

@@ -254,7 +254,7 @@ function Current({ iv, answer, renew, onAnswered, helpOpen }: { iv: Intervention
         )}
         {busy && <p className="mt-2 text-sm text-slate-600">Saving the answer…</p>}
         {error && <p role="alert" className="mt-2 rounded-md bg-rose-50 p-2 text-sm text-rose-800" data-testid="answer-error">{error}</p>}
-        {iv.leaseUntil && !error && <p className="mt-2 text-xs text-slate-500">Held for you, so no one else answers it, until {formatDate(iv.leaseUntil)} (renewed while this page is open).</p>}
+        {iv.leaseUntil && !error && <p className="mt-2 text-xs text-slate-500">Held for you, so no one else answers it, until {formatDate(iv.leaseUntil)} UTC (renewed while this page is open).</p>}
       </div>
       <InterventionDetail iv={iv} />
     </div>
