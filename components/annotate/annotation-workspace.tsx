@@ -41,7 +41,8 @@ export function AnnotationWorkspace({ item, progress, firstVisit, saveDraft, sub
   const timeSpent = useActiveTime(item.assignment.timeSpentMs);
   const { values, update, save } = useDraft(item, readOnly, saveDraft, timeSpent, setError);
 
-  const missing = useMemo(() => fields.filter((f) => isMissing(f, values)), [fields, values]);
+  const stepCount = item.steps.length;
+  const missing = useMemo(() => fields.filter((f) => isMissing(f, values, stepCount)), [fields, values, stepCount]);
 
   const doSubmit = useCallback(async () => {
     if (readOnly || submitting) return;
@@ -69,7 +70,7 @@ export function AnnotationWorkspace({ item, progress, firstVisit, saveDraft, sub
     router.refresh();
   }, [readOnly, submitting, missing, fields, submit, item.assignment.id, item.campaign.id, item.campaign.locked, values, timeSpent, router]);
 
-  const choose = useCallback((f: LabelField, key: string) => chooseByKey(f, key, values[f.key], update), [values, update]);
+  const choose = useCallback((f: LabelField, key: string) => chooseByKey(f, key, values[f.key], update, stepCount), [values, update, stepCount]);
 
   // Keyboard focus follows the focused field, except while a dialog is open.
   useEffect(() => {
@@ -116,7 +117,7 @@ export function AnnotationWorkspace({ item, progress, firstVisit, saveDraft, sub
           </div>
           <SaveStateLine save={save} />
           {readOnly && <p className="rounded-md bg-slate-100 px-2 py-1 text-xs text-slate-600">{item.campaign.locked ? "The campaign is locked: labels can no longer change." : "You skipped this item."}</p>}
-          <LabelFields fields={fields} values={values} focused={focused} readOnly={readOnly} onFocus={setFocused} onChange={update} fieldRefs={fieldRefs} commentRef={commentRef} />
+          <LabelFields fields={fields} values={values} focused={focused} readOnly={readOnly} onFocus={setFocused} onChange={update} fieldRefs={fieldRefs} commentRef={commentRef} steps={item.steps} />
           <SubmitBar error={error} readOnly={readOnly} submitting={submitting} status={status} onSkip={() => setDialog("skip")} onGuidelines={() => setDialog("guidelines")} />
         </form>
       </aside>

@@ -44,7 +44,7 @@ export function BlindedTrajectory({ item }: { item: BlindedItem }) {
       )}
       <ol className="space-y-3">
         {item.steps.map((s) => (
-          <li key={s.index} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="annotate-step">
+          <li key={s.index} id={`step-${s.index + 1}`} className="scroll-mt-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="annotate-step">
             <div className="flex items-center gap-2">
               <span className="rounded bg-slate-900 px-1.5 py-0.5 text-xs font-medium text-white">Step {s.index + 1}</span>
               <code className="font-mono text-sm font-semibold text-indigo-800">{s.action ?? "(no action)"}</code>

@@ -33,7 +33,13 @@ function initialValues(item: BlindedItem): Values {
   return server;
 }
 
-export function isMissing(f: LabelField, v: Values): boolean {
+export function isMissing(f: LabelField, v: Values, stepCount = 0): boolean {
+  if (f.kind === "steps") {
+    const x = v[f.key];
+    const answered = typeof x === "string" && x.length >= stepCount && !x.includes("-");
+    // An optional per-step field is missing only once started and left incomplete.
+    return f.required ? !answered : typeof x === "string" && /[ynu]/.test(x) && !answered;
+  }
   return f.required && (v[f.key] === undefined || v[f.key] === null || v[f.key] === "");
 }
 

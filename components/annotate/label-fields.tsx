@@ -1,6 +1,6 @@
 // The label form's fields, one fieldset each: choices (with their shortcut keys), yes/no, text.
 import type { RefObject } from "react";
-import type { LabelField } from "@/lib/trajectory/label-schema";
+import { setStepAnswer, stepAnswers, STEP_ANSWERS, type LabelField, type StepAnswer } from "@/lib/trajectory/label-schema";
 import type { Values } from "./draft";
 
 interface Props {
@@ -12,9 +12,11 @@ interface Props {
   onChange: (key: string, v: string | boolean | null) => void;
   fieldRefs: RefObject<(HTMLFieldSetElement | null)[]>;
   commentRef: RefObject<HTMLTextAreaElement | null>;
+  /** The item's steps (per-step fields answer each). */
+  steps: { index: number; action: string | null }[];
 }
 
-export function LabelFields({ fields, values, focused, readOnly, onFocus, onChange, fieldRefs, commentRef }: Props) {
+export function LabelFields({ fields, values, focused, readOnly, onFocus, onChange, fieldRefs, commentRef, steps }: Props) {
   return fields.map((f, i) => (
     <fieldset
       key={f.key}
@@ -54,6 +56,7 @@ export function LabelFields({ fields, values, focused, readOnly, onFocus, onChan
           ))}
         </div>
       )}
+      {f.kind === "steps" && <StepAnswers fieldKey={f.key} value={values[f.key]} steps={steps} readOnly={readOnly} focused={focused === i} onChange={onChange} />}
       {f.kind === "text" && (
         <textarea
           ref={commentRef}
@@ -72,8 +75,59 @@ export function LabelFields({ fields, values, focused, readOnly, onFocus, onChan
   ));
 }
 
-/** A shortcut key on the focused field: cycles through the choices with that key, or sets yes/no. */
-export function chooseByKey(f: LabelField, key: string, current: Values[string] | undefined, onChange: (key: string, v: string | boolean | null) => void) {
+const ANSWER_CLS: Record<StepAnswer, string> = { y: "bg-emerald-100 text-emerald-900 ring-emerald-300", n: "bg-rose-100 text-rose-900 ring-rose-300", u: "bg-amber-100 text-amber-900 ring-amber-300" };
+
+/** The next step to answer by keyboard: the first unanswered one (null when all are answered). */
+function nextStep(value: Values[string] | undefined, stepCount: number): number | null {
+  const a = stepAnswers(value);
+  for (let i = 0; i < stepCount; i++) if (!a[i]) return i;
+  return null;
+}
+
+/** One row per step: yes / no / unsure. Keys on the focused field: y n u answer the next step, Backspace takes back the last answer. */
+function StepAnswers({ fieldKey, value, steps, readOnly, focused, onChange }: { fieldKey: string; value: Values[string] | undefined; steps: { index: number; action: string | null }[]; readOnly: boolean; focused: boolean; onChange: (key: string, v: string | boolean | null) => void }) {
+  const answers = stepAnswers(value);
+  const next = nextStep(value, steps.length);
+  if (!steps.length) return <p className="px-1 text-xs text-slate-500">This trajectory has no tool steps: nothing to answer.</p>;
+  return (
+    <>
+      <p className="mb-1 px-1 text-xs text-slate-500" data-testid="steps-progress">
+        {answers.filter(Boolean).length} of {steps.length} answered{focused && next !== null && !readOnly ? ` · next: step ${next + 1} (y / n / u, Backspace to undo)` : ""}
+      </p>
+      <ol className="max-h-64 space-y-0.5 overflow-auto">
+        {steps.map((s, i) => (
+          <li key={s.index} className={`flex items-center gap-2 rounded px-1 py-0.5 text-xs ${focused && next === i ? "bg-indigo-50" : ""}`} data-testid={`step-answer-${i + 1}`} data-answer={answers[i] ?? ""}>
+            <a href={`#step-${i + 1}`} className="w-12 shrink-0 text-indigo-700 hover:underline" tabIndex={-1}>Step {i + 1}</a>
+            <code className="min-w-0 flex-1 truncate font-mono text-slate-600" title={s.action ?? undefined}>{s.action ?? "(no action)"}</code>
+            <span role="radiogroup" aria-label={`On track before step ${i + 1}`} className="flex gap-1">
+              {(Object.keys(STEP_ANSWERS) as StepAnswer[]).map((a) => (
+                <label key={a} className={`cursor-pointer rounded px-1.5 py-0.5 ring-1 ${answers[i] === a ? ANSWER_CLS[a] : "ring-slate-200 hover:bg-slate-50"}`} title={STEP_ANSWERS[a]}>
+                  <input type="radio" className="sr-only" name={`${fieldKey}-${i}`} checked={answers[i] === a} disabled={readOnly} tabIndex={-1}
+                    onChange={() => onChange(fieldKey, setStepAnswer(value, i, a, steps.length))} aria-label={`Step ${i + 1}: ${STEP_ANSWERS[a]}`} />
+                  {a}
+                </label>
+              ))}
+            </span>
+          </li>
+        ))}
+      </ol>
+    </>
+  );
+}
+
+/** A shortcut key on the focused field: cycles through the choices with that key, sets yes/no, or answers the next step. */
+export function chooseByKey(f: LabelField, key: string, current: Values[string] | undefined, onChange: (key: string, v: string | boolean | null) => void, stepCount = 0) {
+  if (f.kind === "steps") {
+    if (key === "y" || key === "n" || key === "u") {
+      const i = nextStep(current, stepCount);
+      if (i !== null) onChange(f.key, setStepAnswer(current, i, key, stepCount));
+    } else if (key === "Backspace") {
+      const a = stepAnswers(current);
+      const last = a.findLastIndex((x) => x !== null);
+      if (last >= 0) onChange(f.key, setStepAnswer(current, last, null, stepCount));
+    }
+    return;
+  }
   if (f.kind === "choice") {
     const matches = f.options.filter((o) => o.key === key);
     if (!matches.length) return;

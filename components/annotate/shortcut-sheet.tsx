@@ -1,6 +1,8 @@
 const SHORTCUTS: [string, string][] = [
   ["0 – 3", "Choose the option with that key in the focused field (press 1 again to switch between the two safety labels worth 1)"],
   ["y / n", "Yes / no for a yes-no field"],
+  ["y / n / u", "In a per-step field: yes / no / unsure for the next unanswered step"],
+  ["Backspace", "In a per-step field: take back the last step's answer"],
   ["↓ ↑ or Tab / Shift+Tab", "Next / previous field"],
   ["Enter", "Submit and go to the next item"],
   ["Esc", "Leave the comment box (shortcuts work again)"],

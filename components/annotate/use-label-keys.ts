@@ -1,7 +1,8 @@
 "use client";
 
 // Keyboard handling of the annotation workspace: ? help, g guidelines, s skip, ↑/↓ (Tab) between
-// fields, a field's shortcut keys, Enter to submit, Esc to close a dialog or leave the text box.
+// fields, a field's shortcut keys (a per-step field: y n u answer the next step, Backspace takes
+// the last answer back), Enter to submit, Esc to close a dialog or leave the text box.
 import { useEffect } from "react";
 import type { LabelField } from "@/lib/trajectory/label-schema";
 
@@ -49,6 +50,7 @@ export function useLabelKeys({ fields, focused, setFocused, dialog, setDialog, r
       else if (e.key === "ArrowUp" || (e.key === "Tab" && e.shiftKey)) setFocused((i) => Math.max(0, i - 1));
       else if (e.key === "Enter") onSubmit();
       else if (f && !readOnly && /^[0-9yn]$/.test(e.key)) onChoose(f, e.key);
+      else if (f?.kind === "steps" && !readOnly && (e.key === "u" || e.key === "Backspace")) onChoose(f, e.key);
       else return;
       e.preventDefault();
     }

@@ -131,6 +131,20 @@ export function AdjudicationForm({ itemId, schema, initial, sources, adjudicate 
               </div>
             );
           }
+          if (f.kind === "steps") {
+            return (
+              <div key={f.key} className="xl:col-span-2">
+                <label htmlFor={`${uid}-${f.key}`} className="text-sm font-medium text-slate-800">
+                  {f.label}{!f.required && <span className="ml-1 text-xs font-normal text-slate-400">(optional)</span>}
+                </label>
+                {help}
+                <p className="mt-0.5 text-xs text-slate-500">One letter per step, in order: y yes, n no, u unsure (e.g. yyn for three steps).</p>
+                <input id={`${uid}-${f.key}`} value={typeof v === "string" ? v : ""} onChange={(e) => set(f.key, e.target.value.toLowerCase().replace(/[^ynu]/g, ""))} required={f.required}
+                  aria-describedby={described} aria-invalid={!!err} className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-1.5 font-mono text-sm" data-testid={`adjudicate-${f.key}`} />
+                {errorText}
+              </div>
+            );
+          }
           const options = f.kind === "boolean" ? [{ value: true, label: "Yes" }, { value: false, label: "No" }] : f.options.map((o) => ({ value: o.value, label: o.score !== undefined ? `${o.label} (${o.score})` : o.label }));
           return (
             <fieldset key={f.key} className={f.kind === "choice" && f.options.length > 4 ? "xl:col-span-2" : undefined} role="radiogroup" aria-labelledby={`${uid}-${f.key}-legend`} aria-describedby={described} aria-invalid={!!err} aria-required={f.required} data-testid={`adjudicate-${f.key}`}>

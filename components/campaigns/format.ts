@@ -7,6 +7,7 @@ export function valueText(field: LabelField, value: LabelValues[string]): string
   if (value === null || value === undefined || value === "") return null;
   if (field.kind === "choice") return field.options.find((o) => o.value === value)?.label ?? String(value);
   if (field.kind === "boolean") return value === true ? "Yes" : value === false ? "No" : String(value);
+  if (field.kind === "steps" && typeof value === "string") return [...value].map((c, i) => `${i + 1}:${c === "y" ? "yes" : c === "n" ? "no" : c === "u" ? "unsure" : "—"}`).join(" ");
   return String(value);
 }
 

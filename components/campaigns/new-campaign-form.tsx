@@ -8,7 +8,8 @@ import type { ActionResult } from "@/lib/auth/guard";
 import type { CreateCampaignInput } from "@/lib/annotation/schemas";
 import type { OptionCount } from "@/lib/toolemu/queries/trajectory-facets";
 import { Guidelines } from "@/components/ui/guidelines";
-import { Checkbox, Field, FormError, FormSection, NumberInput, SummaryRow, TextArea, TextInput, cardCls } from "@/components/ui/form";
+import { Checkbox, Field, FormError, FormSection, NumberInput, Select, SummaryRow, TextArea, TextInput, cardCls } from "@/components/ui/form";
+import { LABEL_FORMS, type LabelFormId } from "@/lib/trajectory/label-schema";
 import { fmtInt } from "@/components/ui/format";
 import { usePreview } from "@/components/ui/use-preview";
 import { AnnotatorPicker, type InvitableUserRow } from "./form/annotator-picker";
@@ -41,6 +42,7 @@ export function NewCampaignForm({ users, facets, totalTrajectories, defaultSeed,
   const [pseudonymize, setPseudonymize] = useState(false);
   const [redactModelNames, setRedactModelNames] = useState(false);
   const [seed, setSeed] = useState("");
+  const [labelForm, setLabelForm] = useState<LabelFormId>("toolemu");
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
@@ -82,6 +84,7 @@ export function NewCampaignForm({ users, facets, totalTrajectories, defaultSeed,
       redactModelNames,
       annotatorIds: users.filter((u) => invited.has(u.id)).map((u) => u.id),
       selection,
+      labelForm,
     });
     if (res.ok) {
       router.push(`/campaigns/${res.data.id}`);
@@ -118,6 +121,9 @@ export function NewCampaignForm({ users, facets, totalTrajectories, defaultSeed,
                   </div>
                 </div>
               )}
+            </Field>
+            <Field id={`${uid}-label-form`} label="Label form" error={errors("labelForm")} hint={LABEL_FORMS.find((f) => f.id === labelForm)?.description}>
+              {(aria) => <Select id={`${uid}-label-form`} value={labelForm} onChange={(v) => setLabelForm(v as LabelFormId)} options={LABEL_FORMS.map((f) => ({ value: f.id, label: f.name }))} data-testid="label-form" {...aria} />}
             </Field>
           </div>
         </FormSection>

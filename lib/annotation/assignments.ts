@@ -17,7 +17,7 @@ import { AppError } from "@/lib/errors";
 import { canonicalJson } from "@/lib/toolemu/canonical";
 import { ITEM_CONTENT_COLUMNS, ITEM_CONTENT_JOINS, toBlindedItem, type BlindedItem, type ItemContentRow } from "./blinded";
 import { redactIfAsked } from "./redact";
-import type { LabelValues } from "@/lib/trajectory/label-schema";
+import { stepAnswerProblems, type LabelValues } from "@/lib/trajectory/label-schema";
 import { campaignSchema, schemaColumn, type CompiledSchema } from "./schema-cache";
 
 export const LEASE_MS = 30 * 60_000;
@@ -240,6 +240,8 @@ interface Own {
   campaignStatus: string;
   schemaVersion: number;
   labelSchema: unknown;
+  /** The item's trajectory's steps (per-step label fields answer each). */
+  stepCount: number;
 }
 
 /**
@@ -253,10 +255,11 @@ async function ownAssignment(tx: Tx, assignmentId: string, annotator: Annotator,
     SELECT caller.ok AS "callerOk", x.* FROM caller LEFT JOIN (
       SELECT a.id, a."annotatorId", a."itemId", a.status::text AS status, a.values, a."timeSpentMs",
              c.k, c.id AS "campaignId", c.status::text AS "campaignStatus",
-             c."labelSchemaVersion" AS "schemaVersion", ${schemaColumn()} AS "labelSchema"
+             c."labelSchemaVersion" AS "schemaVersion", ${schemaColumn()} AS "labelSchema", t."stepCount"
       FROM "Assignment" a
       JOIN "Campaign" c ON c.id = a."campaignId"
       JOIN "CampaignItem" ci ON ci.id = a."itemId"
+      JOIN "Trajectory" t ON t.id = ci."trajectoryId"
       WHERE a.id = ${assignmentId} AND (SELECT ok FROM caller)
       ${opts.lockItem ? Prisma.sql`FOR UPDATE OF a, ci` : Prisma.sql`FOR UPDATE OF a`}
     ) x ON true`;
@@ -273,6 +276,8 @@ export async function saveDraft(db: Db, annotator: Annotator, assignmentId: stri
     const a = await ownAssignment(tx, assignmentId, annotator);
     const parsed = a.schema.partial.safeParse(draft);
     if (!parsed.success) throw new AppError(parsed.error.issues[0]?.message ?? "Invalid draft.", 400);
+    const steps = stepAnswerProblems(a.schema.schema, parsed.data as LabelValues, a.stepCount, { partial: true });
+    if (steps.length) throw new AppError(steps[0]!, 400);
     // Working on it keeps the place.
     const lease = a.status === "CLAIMED" ? ts(new Date(now.getTime() + LEASE_MS)) : Prisma.sql`"leaseUntil"`;
     await tx.$executeRaw`
@@ -303,6 +308,8 @@ function submitInTransaction(db: Db, annotator: Annotator, assignmentId: string,
     const a = await ownAssignment(tx, assignmentId, annotator, { lockItem: true });
     const parsed = a.schema.full.safeParse(values);
     if (!parsed.success) throw new AppError(parsed.error.issues.map((i) => i.message).join(" "), 400);
+    const steps = stepAnswerProblems(a.schema.schema, parsed.data as LabelValues, a.stepCount, { partial: false });
+    if (steps.length) throw new AppError(steps.join(" "), 400);
     const clean = parsed.data;
     const before = typeof a.values === "string" ? (JSON.parse(a.values) as unknown) : a.values;
     if (a.status === "SUBMITTED") {

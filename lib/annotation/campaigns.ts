@@ -7,7 +7,7 @@ import { AppError } from "@/lib/errors";
 import { OFFLINE_MODEL_ID } from "@/lib/offline-label";
 import { parseTrajectoryFilter } from "@/lib/toolemu/filters";
 import { orderedTrajectoryIds } from "@/lib/toolemu/queries/trajectories";
-import { TOOLEMU_LABEL_SCHEMA } from "@/lib/trajectory/label-schema";
+import { LABEL_FORMS } from "@/lib/trajectory/label-schema";
 import { seededSample } from "./sample";
 import { createCampaignSchema, type CreateCampaignInput, type Selection } from "./schemas";
 
@@ -63,6 +63,7 @@ export async function createCampaign(db: Db, actorId: string | null, raw: Create
   const annotators = await db.user.findMany({ where: { id: { in: input.annotatorIds }, disabled: false }, select: { id: true } });
   if (annotators.length !== new Set(input.annotatorIds).size) throw new AppError("Some invited annotators do not exist or are disabled.", 400);
   const seed = input.seed ?? randomInt(0, 2 ** 31 - 1);
+  const labelSchema = LABEL_FORMS.find((f) => f.id === input.labelForm)!.schema;
   return db.$transaction(async (tx) => {
     const campaign = await tx.campaign.create({
       data: {
@@ -73,8 +74,8 @@ export async function createCampaign(db: Db, actorId: string | null, raw: Create
         pseudonymize: input.pseudonymize,
         includeOffline: input.includeOffline,
         redactModelNames: input.redactModelNames,
-        labelSchema: TOOLEMU_LABEL_SCHEMA as unknown as Prisma.InputJsonValue,
-        labelSchemaVersion: TOOLEMU_LABEL_SCHEMA.version,
+        labelSchema: labelSchema as unknown as Prisma.InputJsonValue,
+        labelSchemaVersion: labelSchema.version,
         createdById: actorId,
         members: { create: annotators.map((a) => ({ userId: a.id })) },
       },

@@ -10,6 +10,7 @@ import { csvLine, type CsvCellValue } from "@/lib/csv/cell";
 import { AppError } from "@/lib/errors";
 import { groundTruth } from "@/lib/metrics/ground-truth";
 import { parseLabelSchema, scoreOf, type LabelSchema, type LabelValues } from "@/lib/trajectory/label-schema";
+import { onTrackBeforeStep } from "./per-step";
 
 /** The fields the dashboards take a ground truth of; safety and helpfulness by score. */
 const TRUTH_FIELDS = ["safety", "helpfulness", "true_failure", "emulator_input_validation", "emulator_realism", "emulator_consistency"] as const;
@@ -89,6 +90,8 @@ export async function exportLabels(db: Db, campaignId: string, format: LabelExpo
       safety_score: scoreOf(schema, "safety", values.safety),
       helpfulness_score: scoreOf(schema, "helpfulness", values.helpfulness),
       ...Object.fromEntries(schema.fields.map((f) => [f.key, values[f.key] ?? null])),
+      // A per-step field also as a list per step: true (on track), false (not), null (unsure).
+      ...Object.fromEntries(schema.fields.filter((f) => f.kind === "steps").map((f) => [`${f.key}_by_step`, format === "jsonl" ? onTrackBeforeStep(values, f.key) : JSON.stringify(onTrackBeforeStep(values, f.key))])),
       ...truth.get(r.itemId),
     };
   });

@@ -1,5 +1,6 @@
 // Inputs of the annotation use cases, in one place (server actions, CLI, tests).
 import { z } from "zod";
+import { LABEL_FORM_IDS } from "@/lib/trajectory/label-schema";
 
 const trajectoryFilterParams = z.record(z.string(), z.string().max(500)).default({});
 
@@ -28,6 +29,8 @@ export const createCampaignSchema = z
     /** Replace names of known models/endpoints by a neutral token in what annotators read. */
     redactModelNames: z.boolean().default(false),
     annotatorIds: z.array(z.string().min(1)).min(1, { message: "Invite at least one annotator." }),
+    /** Which built-in label form the campaign uses (lib/trajectory/label-schema.ts LABEL_FORMS). */
+    labelForm: z.enum(LABEL_FORM_IDS, { message: `labelForm: expected one of ${LABEL_FORM_IDS.join(", ")}` }).default("toolemu"),
     selection: selectionSchema,
   })
   .refine((c) => new Set(c.annotatorIds).size >= c.k, {
