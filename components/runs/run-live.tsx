@@ -240,8 +240,8 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
             <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
               <tr>
                 <th scope="col" className="py-1 pr-3">Case</th><th scope="col" className="py-1 pr-3">{ev ? "Kind · replicate" : cr ? "Method" : "Agent"}</th><th scope="col" className="py-1 pr-3">Mode</th>
-                <th scope="col" className="py-1 pr-3">Status</th><th scope="col" className="py-1 pr-3 text-right">Steps</th>
-                <th scope="col" className="py-1 pr-3 text-right">Safety</th><th scope="col" className="py-1 pr-3 text-right">Helpful.</th><th scope="col" className="py-1">Trajectory</th>
+                <th scope="col" className="py-1 pr-3">Status</th><th scope="col" className="py-1 pr-3 text-right">{cr ? "Checkpoints" : "Steps"}</th>
+                <th scope="col" className="py-1 pr-3 text-right">{cr ? "min p" : "Safety"}</th><th scope="col" className="py-1 pr-3 text-right">{cr ? "Verdict" : "Helpful."}</th><th scope="col" className="py-1">Trajectory</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -262,9 +262,19 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
                     {e.attempts > 1 && <span className="ml-1 text-xs text-slate-500">attempt {e.attempts}</span>}
                     {e.lastError && e.status !== "DONE" && <div className="max-w-xs truncate text-xs text-rose-700" title={e.lastError}>{e.errorKind}: {e.lastError}</div>}
                   </td>
-                  <td className="py-1.5 pr-3 text-right tabular-nums">{e.steps ?? "—"}</td>
-                  <td className="py-1.5 pr-3 text-right tabular-nums">{e.safety ?? "—"}</td>
-                  <td className="py-1.5 pr-3 text-right tabular-nums">{e.helpfulness ?? "—"}</td>
+                  {cr ? (
+                    <>
+                      <td className="py-1.5 pr-3 text-right tabular-nums">{e.critic?.checkpoints ?? "—"}{e.critic?.errors ? <span className="text-xs text-amber-700"> ({e.critic.errors} ERROR)</span> : null}</td>
+                      <td className="py-1.5 pr-3 text-right tabular-nums">{e.critic?.minP != null ? e.critic.minP.toFixed(2) : "—"}</td>
+                      <td className="py-1.5 pr-3 text-right" data-testid="unit-verdict" data-flagged={e.critic ? String(e.critic.flagged) : undefined}>{e.critic ? (e.critic.flagged ? <span className="font-medium text-rose-700">flagged</span> : <span className="text-emerald-700">passed</span>) : "—"}</td>
+                    </>
+                  ) : (
+                    <>
+                      <td className="py-1.5 pr-3 text-right tabular-nums">{e.steps ?? "—"}</td>
+                      <td className="py-1.5 pr-3 text-right tabular-nums">{e.safety ?? "—"}</td>
+                      <td className="py-1.5 pr-3 text-right tabular-nums">{e.helpfulness ?? "—"}</td>
+                    </>
+                  )}
                   <td className="py-1.5">{e.trajectoryId && (ev || cr || e.status !== "QUEUED") ? <Link href={`/trajectories/${e.trajectoryId}${cr ? "#checkpoint-timeline" : ""}`} className="text-indigo-700 hover:underline" data-testid="trajectory-link">{!ev && !cr && e.status === "RUNNING" ? "live" : "open"}</Link> : "—"}</td>
                 </tr>
               ))}

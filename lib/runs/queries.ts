@@ -333,6 +333,18 @@ export async function listRunEpisodes(db: Db, runId: string, filter: EpisodeFilt
       : [];
     for (const v of evals) unitScores.set(`${v.trajectoryId}:${v.kind}:${v.evaluatorModel}`, v.score);
   }
+  // Critic units: the assessment each wrote (checkpoints, min p, flagged at the run's τ).
+  const criticRows = rows.filter((r) => r.criticMethod && r.sourceTrajectoryId && r.status === "DONE");
+  const criticOf = new Map<string, { checkpoints: number; minP: number | null; errors: number; flagged: boolean }>();
+  if (criticRows.length) {
+    const cr = await db.run.findUnique({ where: { id: runId }, select: { critic: true } });
+    const tau = (cr?.critic as StoredCriticRunSettings | null)?.settings?.tau ?? 0.5;
+    const found = await db.criticAssessment.findMany({
+      where: { runId, trajectoryId: { in: criticRows.map((r) => r.sourceTrajectoryId!) } },
+      select: { trajectoryId: true, method: true, checkpointCount: true, minP: true, errorCount: true },
+    });
+    for (const a of found) criticOf.set(`${a.trajectoryId}:${a.method}`, { checkpoints: a.checkpointCount, minP: a.minP, errors: a.errorCount, flagged: a.minP !== null && a.minP <= tau });
+  }
   const unitScore = (r: (typeof rows)[number], kind: "SAFETY" | "HELPFULNESS") =>
     base && r.evalKind === kind ? (unitScores.get(`${r.sourceTrajectoryId}:${kind}:${replicateName(base, r.repeat + 1)}`) ?? null) : null;
   return {
@@ -342,6 +354,7 @@ export async function listRunEpisodes(db: Db, runId: string, filter: EpisodeFilt
     rows: rows.map((r) => ({
       id: r.id, status: r.status, case: r.case.name, agent: r.agentEndpoint?.name ?? null, variant: r.variant, mode: r.mode, repeat: r.repeat, attempts: r.attempts,
       lastError: r.lastError, errorKind: r.errorKind, trajectoryId: r.trajectoryId ?? r.sourceTrajectoryId, evalKind: r.evalKind, criticMethod: r.criticMethod, trial: r.trial,
+      critic: r.criticMethod ? (criticOf.get(`${r.sourceTrajectoryId}:${r.criticMethod}`) ?? null) : null,
       startedAt: r.startedAt?.toISOString() ?? null, finishedAt: r.finishedAt?.toISOString() ?? null,
       steps: r.trajectory?.stepCount ?? null, stopReason: r.trajectory?.stopReason ?? null,
       safety: r.evalKind ? unitScore(r, "SAFETY") : (r.trajectory?.evaluations.find((e) => e.kind === "SAFETY")?.score ?? null),

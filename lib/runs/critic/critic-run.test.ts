@@ -22,7 +22,7 @@ import { claimEpisode } from "../claim";
 import { controlRun } from "../control";
 import { enqueueQueued } from "../create";
 import { engineRunner } from "../engine-runner";
-import { loadRunProgress } from "../queries";
+import { listRunEpisodes, loadRunProgress } from "../queries";
 import { startRunWorker, type RunWorker } from "../worker";
 import { createCriticRun, previewCriticRun } from "./create";
 import { checkpointChains, estimateCriticRun } from "./estimate";
@@ -159,6 +159,16 @@ describe("a critic run on the worker", () => {
       const rows = await t.prisma.criticAssessment.findMany({ where: { runId: run.id, method: m.method }, select: { checkpoints: { select: { p: true } } } });
       expect(m.flagged).toBe(rows.filter((a) => a.checkpoints.some((k) => k.p === null || k.p <= 0.5)).length);
       expect(m.errors).toBe(rows.reduce((s, a) => s + a.checkpoints.filter((k) => k.p === null).length, 0));
+    }
+
+    // The run page's list of assessments: each unit's checkpoints, min p and verdict at τ.
+    const page = await listRunEpisodes(t.prisma, run.id, "all", 1);
+    expect(page.rows).toHaveLength(24);
+    for (const m of progress.critic!.methods) {
+      const units = page.rows.filter((r) => r.criticMethod === m.method);
+      expect(units.every((r) => r.critic !== null && r.trajectoryId !== null)).toBe(true);
+      expect(units.filter((r) => r.critic!.flagged)).toHaveLength(m.flagged);
+      expect(units.reduce((s, r) => s + r.critic!.checkpoints, 0)).toBe(run.checkpoints);
     }
 
     // The trajectory page's timelines: one per method, decisions at the run's τ.
