@@ -17,6 +17,7 @@ import { progressBar } from "./lib/progress";
 import { fail, info } from "./lib/output";
 import { RUN_HELP, runControl, runCreate, runStatus } from "./lib/run-commands";
 import { EVAL_HELP, evalCreate } from "./lib/eval-commands";
+import { SAGE_HELP, sagePlay } from "./lib/sage-commands";
 
 const HELP = `ToolEmu Studio command line
 
@@ -40,6 +41,7 @@ const HELP = `ToolEmu Studio command line
       Create the demo users (one per role, public passwords). Never on a shared deployment.
 ${RUN_HELP}
 ${EVAL_HELP}
+${SAGE_HELP}
 
 Database: DATABASE_URL if set; otherwise the embedded database in .data/ (shared with a running
 \`npm start\`, or opened by this command alone).`;
@@ -195,12 +197,20 @@ async function evalCommand(args: Args) {
   });
 }
 
+async function sageCommand(args: Args) {
+  const command = args.positional[1];
+  if (!command || command === "help" || args.flags.help) return console.log(SAGE_HELP);
+  if (command !== "play") throw new Error(`Unknown command "sage ${command}". Run \`npm run cli -- sage help\`.`);
+  await withDb(({ url }) => sagePlay(url, args));
+}
+
 async function main(argv: string[]) {
   const args = parseArgs(argv);
   const [group, command] = args.positional;
   if (group === "import") return importCommand(args);
   if (group === "run") return runCommand(args);
   if (group === "eval") return evalCommand(args);
+  if (group === "sage") return sageCommand(args);
   const key = `${group ?? ""} ${command ?? ""}`.trim();
   switch (key) {
     case "user create":
