@@ -17,7 +17,7 @@ import { progressBar } from "./lib/progress";
 import { fail, info } from "./lib/output";
 import { RUN_HELP, runControl, runCreate, runStatus } from "./lib/run-commands";
 import { EVAL_HELP, evalCreate } from "./lib/eval-commands";
-import { SAGE_HELP, sagePlay } from "./lib/sage-commands";
+import { SAGE_HELP, sageJudge, sagePlay } from "./lib/sage-commands";
 
 const HELP = `ToolEmu Studio command line
 
@@ -200,8 +200,8 @@ async function evalCommand(args: Args) {
 async function sageCommand(args: Args) {
   const command = args.positional[1];
   if (!command || command === "help" || args.flags.help) return console.log(SAGE_HELP);
-  if (command !== "play") throw new Error(`Unknown command "sage ${command}". Run \`npm run cli -- sage help\`.`);
-  await withDb(({ url }) => sagePlay(url, args));
+  if (command !== "play" && command !== "judge") throw new Error(`Unknown command "sage ${command}". Run \`npm run cli -- sage help\`.`);
+  await withDb(({ url }) => (command === "play" ? sagePlay(url, args) : sageJudge(url, args)));
 }
 
 async function main(argv: string[]) {

@@ -3,6 +3,7 @@
 import type { Db } from "@/lib/db/client";
 import { createPrisma } from "@/lib/db/client";
 import { playSageEpisode, type SageTurnReport } from "@/lib/engine/sage-episode";
+import { judgeStoredEpisodes } from "@/lib/sage/judge-episode";
 import { createModelClient } from "@/lib/llm/client";
 import { getEndpointSettings } from "@/lib/llm/endpoints";
 import type { EndpointSettings, ModelClient } from "@/lib/llm/types";
@@ -20,7 +21,10 @@ export const SAGE_HELP = `  npm run cli -- sage play --scenario INSTANCE_ID --co
       Steps, LlmCalls, SageJudgments). Endpoints by name (default agent "offline-heuristic",
       attacker = the agent's endpoint, no judges). --offline starts the offline heuristic model in
       this process for the agent and the attacker and, unless --judges is given, judges it as
-      judge A and judge B (the one that answers "uncertain" from turn 3 on).`;
+      judge A and judge B (the one that answers "uncertain" from turn 3 on).
+  npm run cli -- sage judge --ids T,T… --judges E,E… [--judge-mode ternary|binary] [--replace]
+      Label stored SAGE episodes with more judges (nothing is replayed): one verdict per episode ×
+      judge model × mode; existing verdicts are kept unless --replace.`;
 
 const clip = (s: string, n = 400) => {
   const one = s.replace(/\s+/g, " ").trim();
@@ -110,6 +114,25 @@ export async function sagePlay(url: string, args: Args) {
     console.log(`Trajectory ${ep.trajectoryId}`);
   } finally {
     await server?.close();
+    await db.$disconnect();
+  }
+}
+
+export async function sageJudge(url: string, args: Args) {
+  const ids = (stringFlag(args, "ids") ?? "").split(",").map((x) => x.trim()).filter(Boolean);
+  if (!ids.length) throw new Error("Name the episodes: --ids TRAJECTORY_ID,TRAJECTORY_ID…");
+  const names = (stringFlag(args, "judges") ?? "").split(",").map((x) => x.trim()).filter(Boolean);
+  if (!names.length) throw new Error("Name the judge endpoints: --judges NAME,NAME…");
+  const modeFlag = (stringFlag(args, "judge-mode") ?? "ternary").toUpperCase();
+  if (modeFlag !== "TERNARY" && modeFlag !== "BINARY") throw new Error("--judge-mode must be ternary or binary.");
+  const db = createPrisma(url);
+  try {
+    const judges: ModelClient[] = [];
+    for (const n of names) judges.push(await client(db, n));
+    const results = await judgeStoredEpisodes(db, ids, judges, modeFlag, { replace: !!args.flags.replace });
+    for (const r of results) console.log(`${r.trajectoryId}  ${r.judgeModel}: ${r.label ?? "ERROR"}${r.error ? ` — ${clip(r.error, 200)}` : ""}${r.written ? "" : " (kept)"}`);
+    info(`${results.filter((r) => r.written).length} verdict(s) written, ${results.filter((r) => !r.written).length} kept.`);
+  } finally {
     await db.$disconnect();
   }
 }
