@@ -223,6 +223,30 @@ describe("a critic run on the worker", () => {
     expect(await unitCounts(again.newRunId!)).toEqual({ CANCELLED: 4 });
   }, 60_000);
 
+  it("unreadable critic answers are ERROR checkpoints: counted, flagged, shown as ERROR on the timeline", async () => {
+    const target = all[40]!;
+    const c = await t.prisma.testCase.findUniqueOrThrow({ where: { id: target.caseId! }, select: { userInstruction: true } });
+    // The offline critic's marker: every answer that shows the request is unreadable.
+    await t.prisma.testCase.update({ where: { id: target.caseId! }, data: { userInstruction: `${c.userInstruction} [critic:garble]` } });
+    try {
+      const run = await createCriticRun(t.prisma, null, { trajectories: { kind: "ids", ids: [target.id] }, endpointId: critic, methods: ["INFERACT"] }, queue);
+      await waitFor(async () => (await runStatus(run.id)) === "DONE", "the garbled replay");
+      const stored = (await t.prisma.run.findUniqueOrThrow({ where: { id: run.id }, select: { critic: true } })).critic as unknown as StoredCriticRunSettings;
+      const summary = (await criticRunSummary(t.prisma, run.id, stored)).methods[0]!;
+      expect(summary).toMatchObject({ assessed: 1, flagged: 1, checkpoints: run.checkpoints, errors: run.checkpoints, trajectoriesWithErrors: 1 });
+      // Inference still answers, so every call was made.
+      expect(await criticCalls(run.id)).toBe(run.estimate.calls.total);
+      const [timeline] = (await loadCheckpointTimelines(t.prisma, target.id)).filter((x) => x.run?.id === run.id);
+      expect(timeline!.flagged).toBe(true);
+      expect(timeline!.checkpoints.map((k) => k.decision)).toEqual(timeline!.checkpoints.map(() => "ERROR"));
+      expect(timeline!.checkpoints.every((k) => k.error && /verification/.test(k.error))).toBe(true);
+      const [row] = (await listRunEpisodes(t.prisma, run.id, "all", 1)).rows;
+      expect(row!.critic).toMatchObject({ flagged: true, errors: run.checkpoints, minP: 0 });
+    } finally {
+      await t.prisma.testCase.update({ where: { id: target.caseId! }, data: { userInstruction: c.userInstruction } });
+    }
+  }, 60_000);
+
   it("a unit whose endpoint does not answer fails with the call's typed, retryable error; nothing is stored", async () => {
     const ids = [all[20]!.id];
     const run = await createCriticRun(t.prisma, null, { trajectories: { kind: "ids", ids }, endpointId: critic, methods: ["INFERACT"] }, null);
