@@ -22,6 +22,7 @@ import { EVALUATORS_CSV_COLUMNS, evaluatorsCsv } from "./evaluators";
 import { AGENTS_CSV_COLUMNS, agentsCsv } from "./agents";
 import { AGREEMENT_CSV_COLUMNS, EMULATOR_CSV_COLUMNS, FAILURES_CSV_COLUMNS, agreementCsv, emulatorCsv, failuresCsv } from "./human/csv";
 import { CRITIC_CSV_COLUMNS, criticCsv } from "./critic/csv";
+import { SAGE_CSV_COLUMNS, sageCsv } from "./sage/csv";
 
 export type { CsvCellValue };
 export type CsvRow = Record<string, CsvCellValue>;
@@ -41,6 +42,7 @@ export const CSV_PANELS: Record<string, CsvPanel> = {
   failures: { title: "Failures: identified, true, precision, incidence", columns: FAILURES_CSV_COLUMNS, rows: failuresCsv },
   emulator: { title: "Emulator quality", columns: EMULATOR_CSV_COLUMNS, rows: emulatorCsv },
   critic: { title: "Critic: methods × label source", columns: CRITIC_CSV_COLUMNS, rows: (db, _filter, params) => criticCsv(db, params) },
+  sage: { title: "SAGE: UTR, ASR, agreement, Trust vs Warning", columns: SAGE_CSV_COLUMNS, rows: (db, _filter, params) => sageCsv(db, params) },
 };
 
 export function csvPanelNames(): string[] {
