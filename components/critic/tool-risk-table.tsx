@@ -76,15 +76,15 @@ export function ToolRiskTable({ rows, canCurate, curate, reset }: Props) {
       cell: (r) =>
         r.source === "curated" ? (
           <span data-testid="risk-source">
-            <span className="font-medium text-indigo-700">Curated</span>
+            <span className="font-medium text-indigo-700">Curated</span>{" "}
             <span className="block text-xs text-slate-500">
               by {r.curatedBy?.name ?? "a deleted user"}{r.curatedAt ? `, ${formatDate(r.curatedAt)}` : ""}
             </span>
-            <span className="block text-xs text-slate-400">default: {r.defaults.rule}</span>
+            {" "}<span className="block text-xs text-slate-400">default: {r.defaults.rule}</span>
           </span>
         ) : (
           <span data-testid="risk-source">
-            <span className="text-slate-700">Default rule</span>
+            <span className="text-slate-700">Default rule</span>{" "}
             <span className="block text-xs text-slate-500">{r.defaults.rule}</span>
           </span>
         ),
