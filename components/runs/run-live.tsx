@@ -132,6 +132,9 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
           {canEvaluate && (
             <Link href={`/runs/evaluate?run=${encodeURIComponent(p.id)}`} className={`${btn} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`} data-testid="evaluate-run-trajectories" title="Score this run's trajectories again with any evaluator">Evaluate these trajectories…</Link>
           )}
+          {canEvaluate && !cr && (
+            <Link href={`/runs/critic?run=${encodeURIComponent(p.id)}`} className={`${btn} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`} data-testid="critic-run-trajectories" title="Replay this run's trajectories through InferAct or a baseline critic">Critic replay…</Link>
+          )}
         </div>
       </PageHeader>
       {waiting > 0 && (
