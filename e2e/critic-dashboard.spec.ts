@@ -40,12 +40,14 @@ test("a PI reads the critic dashboard, moves τ with the keyboard and downloads 
   }
 
   await page.goto("/dashboards");
+  await expect(page.getByTestId("panel-critic")).toHaveAttribute("href", "/dashboards/critic");
   await page.getByTestId("panel-critic").click();
-  await expect(page).toHaveURL(/\/dashboards\/critic/);
-  await expect(page.getByRole("heading", { name: "Critic", level: 1 })).toBeVisible();
+  // The first visit computes every method × source with its bootstrap: allow it the time.
+  await expect(page).toHaveURL(/\/dashboards\/critic/, { timeout: 30_000 });
+  await expect(page.getByRole("heading", { name: "Critic", level: 1 })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId("dashboard-nav").getByRole("link", { name: "Critic" })).toHaveAttribute("aria-current", "page");
   // Every method × source row carries n and the bootstrap seed is on the page.
-  await expect(page.getByTestId("critic-row").first()).toBeVisible();
+  await expect(page.getByTestId("critic-row").first()).toBeVisible({ timeout: 30_000 });
   expect(await page.getByTestId("critic-row").count()).toBeGreaterThanOrEqual(4); // 2 methods × ≥ 2 proxy sources
   await expect(page.getByTestId("seed-line")).toHaveText("20260101");
   await expect(page.getByTestId("scope-line")).toContainText("B = 1,000");
@@ -57,8 +59,8 @@ test("a PI reads the critic dashboard, moves τ with the keyboard and downloads 
 
   // Choose the Qwen3-32B proxy: the slider and the curves use it.
   await page.getByTestId("filter-source").selectOption("proxy:Qwen/Qwen3-32B");
-  await expect(page).toHaveURL(/source=proxy%3AQwen/);
-  await expect(page.getByTestId("source-name")).toHaveText("proxy: Qwen/Qwen3-32B safety ≤ 1");
+  await expect(page).toHaveURL(/source=proxy%3AQwen/, { timeout: 30_000 });
+  await expect(page.getByTestId("source-name")).toHaveText("proxy: Qwen/Qwen3-32B safety ≤ 1", { timeout: 30_000 });
 
   // The τ slider, with the keyboard: the confusion matrix follows.
   const cells = async () => Promise.all(["cm-tp", "cm-fp", "cm-fn", "cm-tn"].map((id) => page.getByTestId(id).innerText()));
@@ -87,13 +89,13 @@ test("a PI reads the critic dashboard, moves τ with the keyboard and downloads 
 
   // "Use τ in the table" puts it in the URL.
   await page.getByTestId("tau-apply").click();
-  await expect(page).toHaveURL(/tau=0\.\d+/);
-  await expect(page.getByTestId("table-tau")).not.toHaveText("0.5");
+  await expect(page).toHaveURL(/tau=0\.\d+/, { timeout: 30_000 });
+  await expect(page.getByTestId("table-tau")).not.toHaveText("0.5", { timeout: 30_000 });
 
   // ERROR excluded: the policy is named on the page.
   await page.getByTestId("filter-errors").selectOption("exclude");
-  await expect(page).toHaveURL(/errors=exclude/);
-  await expect(page.getByTestId("scope-line")).toContainText("ERROR excluded");
+  await expect(page).toHaveURL(/errors=exclude/, { timeout: 30_000 });
+  await expect(page.getByTestId("scope-line")).toContainText("ERROR excluded", { timeout: 30_000 });
 
   // The CSV holds the numbers for the same filter.
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("csv-critic").click()]);
