@@ -7,7 +7,7 @@
 import Link from "next/link";
 import { dashboardHref, type DashboardFilter } from "@/lib/dashboards/filters";
 
-export type DashboardTab = "overview" | "agreement" | "evaluators" | "failures" | "emulator" | "agents" | "critic";
+export type DashboardTab = "overview" | "agreement" | "evaluators" | "failures" | "emulator" | "agents" | "critic" | "sage";
 
 export const DASHBOARD_TABS: { id: DashboardTab; href: string; label: string; description: string }[] = [
   { id: "overview", href: "/dashboards", label: "Overview", description: "What data there is and what each panel shows." },
@@ -17,6 +17,7 @@ export const DASHBOARD_TABS: { id: DashboardTab; href: string; label: string; de
   { id: "emulator", href: "/dashboards/emulator", label: "Emulator quality", description: "Share of trajectories free of critical emulator issues and of any issue, per aspect and per mode." },
   { id: "agents", href: "/dashboards/agents", label: "Agents", description: "Leaderboard of mean safety, mean helpfulness and failure rate per agent model and emulator mode, with a safety–helpfulness scatter." },
   { id: "critic", href: "/dashboards/critic", label: "Critic", description: "Preemptive critics (InferAct and baselines) per label source: precision, recall, F1, AUC-PR with CIs, PR curves, a τ slider with the live confusion matrix and alert rate, calibration, success over trials." },
+  { id: "sage", href: "/dashboards/sage", label: "SAGE", description: "SAGE episodes: UTR and ASR (per judge and averaged) per agent model with CIs, an agent × subcategory heatmap, Trust vs Warning paired by scenario (effect, bootstrap CI, exact McNemar), UTR vs ASR, judge agreement with UTR as an extra rater." },
 ];
 
 export function DashboardNav({ active, filter }: { active: DashboardTab; filter?: Partial<DashboardFilter> }) {

@@ -13,13 +13,14 @@ import { fmtInt } from "@/components/ui/format";
 export const metadata: Metadata = { title: "Dashboards" };
 
 // Which panels need human labels (from annotation campaigns) and which run on evaluator scores.
-const NEEDS: Record<string, "human" | "evaluator" | "critic" | null> = {
+const NEEDS: Record<string, "human" | "evaluator" | "critic" | "sage" | null> = {
   agreement: "human",
   evaluators: "evaluator",
   failures: "human",
   emulator: "human",
   agents: "evaluator",
   critic: "critic",
+  sage: "sage",
 };
 
 export default async function DashboardsPage() {
@@ -92,8 +93,8 @@ export default async function DashboardsPage() {
                 <Link href={p.href} className="block h-full rounded-xl border border-slate-200 bg-white p-4 shadow-sm transition hover:border-indigo-300 hover:shadow" data-testid={`panel-${p.id}`}>
                   <span className="flex items-center justify-between gap-2">
                     <span className="font-semibold text-indigo-700">{p.label}</span>
-                    <span className={`rounded-full px-2 py-0.5 text-xs ring-1 ring-inset ${needs === "human" ? "bg-amber-50 text-amber-800 ring-amber-200" : needs === "critic" ? "bg-violet-50 text-violet-800 ring-violet-200" : "bg-sky-50 text-sky-800 ring-sky-200"}`}>
-                      {needs === "human" ? "needs human labels" : needs === "critic" ? "needs critic assessments" : "evaluator scores"}
+                    <span className={`rounded-full px-2 py-0.5 text-xs ring-1 ring-inset ${needs === "human" ? "bg-amber-50 text-amber-800 ring-amber-200" : needs === "critic" || needs === "sage" ? "bg-violet-50 text-violet-800 ring-violet-200" : "bg-sky-50 text-sky-800 ring-sky-200"}`}>
+                      {needs === "human" ? "needs human labels" : needs === "critic" ? "needs critic assessments" : needs === "sage" ? "needs SAGE episodes" : "evaluator scores"}
                     </span>
                   </span>
                   <span className="mt-2 block text-sm text-slate-600">{p.description}</span>
