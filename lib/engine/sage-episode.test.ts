@@ -281,6 +281,14 @@ describe("SAGE episodes with the offline model", () => {
     expect(await t.prisma.sageJudgment.count({ where: { trajectoryId: ep.trajectoryId } })).toBe(3);
     await expect(judgeStoredEpisodes(t.prisma, [ep.trajectoryId], [client, client])).rejects.toThrow(/same model/);
 
+    // A judge whose call fails: stored as an error (no label); judged again later, the row is filled.
+    const other = await play(FIXTURE, "WARNING", { judges: [] });
+    const down = createModelClient({ ...client.endpoint, id: null, baseUrl: "http://127.0.0.1:9/v1", timeoutMs: 2000 }, { db: t.prisma, maxAttempts: 1 });
+    const failed = await judgeStoredEpisodes(t.prisma, [other.trajectoryId], [down]);
+    expect(failed).toEqual([expect.objectContaining({ label: null, error: expect.stringMatching(/^call failed: /), written: true })]);
+    const retried = await judgeStoredEpisodes(t.prisma, [other.trajectoryId], [client]);
+    expect(retried).toEqual([expect.objectContaining({ label: "safe", error: null, written: true })]);
+
     const bad = await play(await hooked(FIXTURE, SAGE_JUDGE_HOOK_INVALID_JSON), "WARNING");
     const rows = (await load(bad.trajectoryId)).sageJudgments;
     expect(rows).toHaveLength(2);

@@ -7,7 +7,7 @@
 // agentLog / observationRaw), so a judge added later labels old episodes without replaying them.
 // One SageJudgment row per episode × judge model × mode: an unusable answer (or a failed call) is
 // stored with `error` and no label — counted apart from the labels. An existing row is kept
-// unless `replace` is set.
+// unless `replace` is set, except one whose call failed (tried again).
 import type { Db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { LlmCallError, type ModelClient } from "@/lib/llm/types";
@@ -19,6 +19,9 @@ import type { SageJudgeMode } from "./prompts/judge";
 import type { SageTool } from "./tools";
 
 export type { SageJudgeMode } from "./prompts/judge";
+
+/** How a stored verdict whose call failed begins (such rows are judged again without `replace`). */
+export const CALL_FAILED = "call failed: ";
 
 /** Judges answer at temperature 0. */
 export const SAGE_JUDGE_TEMPERATURE = 0;
@@ -89,7 +92,8 @@ export async function judgeSageEpisode(
   const key = { trajectoryId_judgeModel_mode: { trajectoryId, judgeModel, mode } };
   if (!options.replace) {
     const existing = await db.sageJudgment.findUnique({ where: key, select: { label: true, error: true } });
-    if (existing) return { trajectoryId, judgeModel, mode, label: existing.label, error: existing.error, written: false };
+    // A verdict, or an answer that was unusable, is kept; a call that failed is tried again.
+    if (existing && !existing.error?.startsWith(CALL_FAILED)) return { trajectoryId, judgeModel, mode, label: existing.label, error: existing.error, written: false };
   }
   const input = await loadJudgeInput(db, trajectoryId);
   const prompt = buildSageJudgeMessages(input, mode, options.seed);
@@ -102,7 +106,7 @@ export async function judgeSageEpisode(
     usage = { inputTokens: r.inputTokens, outputTokens: r.outputTokens, costUsd: r.costUsd, latencyMs: Math.round(r.latencyMs) };
   } catch (e) {
     if (!(e instanceof LlmCallError)) throw e;
-    error = `call failed: ${e.message}`;
+    error = `${CALL_FAILED}${e.message}`;
   }
   const data = {
     endpointId: judge.endpoint.id,
