@@ -23,6 +23,8 @@ import { loadTrajectoryPage } from "@/lib/toolemu/queries/trajectory";
 import { loadCheckpointTimelines } from "@/lib/runs/critic/queries";
 import { CheckpointTimelines } from "@/components/critic/checkpoint-timeline";
 import { PAGE_SIZE, filterQuery, parseTrajectoryFilter } from "@/lib/toolemu/filters";
+import { loadSageEpisode } from "@/lib/dashboards/sage/episode";
+import { SageEpisodeViewer } from "@/components/sage/episode-viewer";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -33,7 +35,12 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
   const id = decodeParam((await params).id);
   const filter = parseTrajectoryFilter(await searchParams);
   const data = await loadTrajectoryPage(db(), id, filter);
-  if (!data) notFound();
+  if (!data) {
+    // A SAGE episode has a scenario, not a case: its own viewer (attacker / agent / tool turns, flags, judges).
+    const episode = await loadSageEpisode(db(), id);
+    if (episode) return <SageEpisodeViewer e={episode} />;
+    notFound();
+  }
   const { trajectory: t, neighbours } = data;
   const timelines = await loadCheckpointTimelines(db(), t.id);
   const carry = filterQuery(filter, { page: false });
