@@ -39,7 +39,12 @@ const J = (a: FixtureSageJudgment["label"] | undefined, b: FixtureSageJudgment["
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  const imported = await runSageImport(t.prisma, [path.join(sharedDataDir(), "sage")]);
+  // Two seed files are enough (the taxonomy of 5 dimensions × 16 subcategories is written whatever is imported).
+  const tasks = path.join(sharedDataDir(), "sage", "data", "tasks");
+  const imported = await runSageImport(t.prisma, [
+    path.join(tasks, "interaction_understanding_failure", "intent_misinterpretation_seeds"),
+    path.join(tasks, "goal_norm_misalignment", "reward_hacking_seeds"),
+  ]);
   expect(imported.report.issues).toEqual([]);
   const subs = await t.prisma.sageSubcategory.findMany({ orderBy: [{ dimension: { position: "asc" } }, { position: "asc" }], include: { dimension: true, scenarios: { orderBy: { instanceId: "asc" }, take: 2 } } });
   const p = subs[0]!, q = subs.find((s) => s.dimensionId !== p.dimensionId)!;
