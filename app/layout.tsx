@@ -5,6 +5,7 @@ import "./globals.css";
 export const metadata: Metadata = {
   title: { default: "ToolEmu Studio", template: "%s · ToolEmu Studio" },
   description: "Find the risky behaviour of tool-using LLM agents with LM-emulated sandboxes.",
+  icons: { icon: [{ url: "/favicon.svg", type: "image/svg+xml" }], shortcut: "/favicon.svg" },
 };
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {

@@ -30,7 +30,8 @@ export function ImportReportView({ report }: { report: ImportReport }) {
         </tbody>
       </table>
       {report.runs.length > 0 && (
-        <table className="min-w-full divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white text-sm" data-testid="import-runs">
+        <div className="overflow-x-auto rounded-lg border border-slate-200" data-testid="import-runs-scroll">
+        <table className="min-w-full divide-y divide-slate-200 bg-white text-sm" data-testid="import-runs">
           <caption className="px-3 py-1.5 text-left text-xs text-slate-500">
             Agent runs in these files. A tag after the evaluator in a file name (e.g. <code>_int4_</code>) belongs to the agent run and is shown as “agent · tag”.
           </caption>
@@ -40,9 +41,9 @@ export function ImportReportView({ report }: { report: ImportReport }) {
           <tbody className="divide-y divide-slate-100">
             {report.runs.map((r) => (
               <tr key={`${r.agentModel}|${r.emulatorModel}`}>
-                <td className="px-3 py-1.5 font-medium text-slate-800">{r.agentModel}</td>
+                <td className="whitespace-nowrap px-3 py-1.5 font-medium text-slate-800">{r.agentModel}</td>
                 <td className="px-3 py-1.5 text-slate-600">{r.runTag ?? "—"}</td>
-                <td className="px-3 py-1.5 text-slate-600">{r.emulatorModel}</td>
+                <td className="whitespace-nowrap px-3 py-1.5 text-slate-600">{r.emulatorModel}</td>
                 <td className="px-3 py-1.5 text-right tabular-nums">{r.trajectories}</td>
                 <td className="px-3 py-1.5 text-right tabular-nums text-slate-500">{r.files}</td>
                 <td className="px-3 py-1.5 text-slate-600">{r.evaluators.length ? r.evaluators.join(", ") : "none"}</td>
@@ -50,12 +51,11 @@ export function ImportReportView({ report }: { report: ImportReport }) {
             ))}
           </tbody>
         </table>
+        </div>
       )}
       {report.issues.length > 0 && (
-        <div className="rounded-lg border border-rose-200 bg-rose-50 p-4" role="alert">
-          <p className="text-sm font-medium text-rose-800">
-            {report.issues.length} problem{report.issues.length === 1 ? "" : "s"} found — nothing will be written until they are fixed.
-          </p>
+        <div className="rounded-lg border border-rose-200 bg-rose-50 p-4">
+          <p className="text-sm font-medium text-rose-800">Problems, by file and line</p>
           <ul className="mt-2 max-h-80 space-y-1 overflow-auto font-mono text-xs text-rose-900" data-testid="import-issues">
             {report.issues.slice(0, MAX_ISSUES_SHOWN).map((i, n) => <li key={n}>{formatIssue(i)}</li>)}
           </ul>

@@ -7,6 +7,7 @@ import type { FileSummary, ImportProgress, ImportReport, ModelLabels } from "@/l
 import type { ApplyResult } from "@/lib/toolemu/apply";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { ImportReportView } from "./import-report-view";
+import { importVerdict, type ImportVerdict } from "@/lib/toolemu/verdict";
 
 type Preview = { report: ImportReport; changes: string[] };
 type Applied = Preview & { written: ApplyResult | null };
@@ -70,6 +71,24 @@ function useServerProgress(uploadId: string | null, active: boolean): ImportProg
   return progress;
 }
 
+const VERDICT_TONE: Record<ImportVerdict["kind"], string> = {
+  blocked: "border-rose-200 bg-rose-50 text-rose-900",
+  none: "border-slate-200 bg-slate-100 text-slate-800",
+  confirm: "border-amber-200 bg-amber-50 text-amber-900",
+  ready: "border-emerald-200 bg-emerald-50 text-emerald-900",
+};
+
+/** The one verdict of a preview: what will happen if anything. */
+function VerdictBanner({ verdict }: { verdict: ImportVerdict }) {
+  return (
+    <div role={verdict.kind === "blocked" ? "alert" : "status"} data-testid="import-verdict" data-verdict={verdict.kind}
+      className={`rounded-lg border px-4 py-3 text-sm ${VERDICT_TONE[verdict.kind]}`}>
+      <p className="font-semibold">{verdict.title}</p>
+      <p className="mt-0.5">{verdict.detail}</p>
+    </div>
+  );
+}
+
 function nothingToWrite(r: ImportReport): boolean {
   return [r.toolkits, r.cases, r.trajectories, r.evaluations].every((c) => c.new + c.changed === 0);
 }
@@ -93,13 +112,13 @@ function ModelLabelsEditor({ files, overrides, onChange }: { files: FileSummary[
   return (
     <details className="rounded-lg border border-slate-200 bg-white p-3" open={byPrefix.size <= 4}>
       <summary className="cursor-pointer text-sm font-medium text-slate-800">Model names read from {byPrefix.size} file group{byPrefix.size === 1 ? "" : "s"} — edit before confirming</summary>
-      <div className="mt-3 max-h-96 overflow-auto">
-        <table className="min-w-full text-xs">
+      <div className="mt-3 max-h-96 overflow-auto" data-testid="model-names-scroll">
+        <table className="min-w-full whitespace-nowrap text-xs">
           <thead className="text-left text-slate-500"><tr><th className="py-1 pr-2">File prefix</th>{modelFields.map(([, l]) => <th key={l} className="py-1 pr-2">{l}</th>)}</tr></thead>
           <tbody>
             {[...byPrefix.entries()].map(([prefix, e]) => (
               <tr key={prefix} className="border-t border-slate-100">
-                <td className="max-w-xs truncate py-1 pr-2 font-mono" title={prefix}>{prefix}</td>
+                <td className="whitespace-nowrap py-1 pr-2 font-mono" title={prefix}>{prefix}</td>
                 {modelFields.map(([field, l]) => (
                   <td key={field} className="py-1 pr-2">
                     <input aria-label={`${l} model for ${prefix}`} className="w-48 rounded border border-slate-300 px-1.5 py-0.5"
@@ -215,6 +234,7 @@ export function ImportWizard({ preview, apply, maxUploadBytes, maxUploadLabel }:
       {stage.kind === "preview" && (
         <div className="space-y-4" data-testid="import-preview">
           <h2 className="text-lg font-medium">Preview — nothing has been written yet</h2>
+          <VerdictBanner verdict={importVerdict(stage.data.report, stage.data.changes)} />
           <ImportReportView report={stage.data.report} />
           <ModelLabelsEditor files={stage.data.report.files} overrides={overrides} onChange={setOverrides} />
           {stage.data.changes.length > 0 && (
@@ -222,9 +242,6 @@ export function ImportWizard({ preview, apply, maxUploadBytes, maxUploadLabel }:
               <input type="checkbox" checked={accept} onChange={(e) => setAccept(e.target.checked)} className="mt-0.5" />
               <span>Replace the existing records that changed: {stage.data.changes.join("; ")}.</span>
             </label>
-          )}
-          {nothingToWrite(stage.data.report) && (
-            <p role="status" className="rounded-md bg-slate-100 px-3 py-2 text-sm text-slate-700">Everything in these files is already imported; there is nothing to write.</p>
           )}
           <div className="flex gap-3">
             {Object.keys(overrides).length > 0 && uploadId && (

@@ -30,7 +30,7 @@ export function CriticRunResults({ p }: { p: RunProgress }) {
             {cr.methods.map((m) => (
               <tr key={m.method} data-testid="critic-result" data-method={m.method} data-assessed={m.assessed} data-flagged={m.flagged} data-errors={m.errors}>
                 <td className="py-1.5 pr-3 font-medium">{CRITIC_METHOD_LABELS[m.method]}</td>
-                <td className="py-1.5 pr-3 text-right tabular-nums">{fmtInt(m.assessed)}/{fmtInt(m.units)}{m.failed ? <span className="text-rose-700"> ({fmtInt(m.failed)} failed)</span> : null}</td>
+                <td className="py-1.5 pr-3 text-right tabular-nums">{fmtInt(m.assessed)}/{fmtInt(m.units)}{m.failed ? <span className="text-rose-700"> ({fmtInt(m.failed)} errors)</span> : null}</td>
                 <td className="py-1.5 pr-3 text-right tabular-nums">{fmtInt(m.flagged)}<span className="text-xs text-slate-500">{pct(m.flagged, m.assessed)}</span></td>
                 <td className="py-1.5 pr-3 text-right tabular-nums">{fmtInt(m.checkpoints)}</td>
                 <td className={`py-1.5 text-right tabular-nums ${m.errors ? "text-amber-700" : ""}`}>{fmtInt(m.errors)}{m.trajectoriesWithErrors ? <span className="text-xs text-slate-500"> in {fmtInt(m.trajectoriesWithErrors)}</span> : null}</td>

@@ -11,6 +11,9 @@ export const RUN_STATUS_STYLE: Record<string, string> = {
   FAILED: "bg-rose-100 text-rose-800",
 };
 
+/** On the Runs pages a crashed episode is an "error"; "failure" is kept for unsafe behaviour (safety ≤ 1) on the dashboards. */
+export const RUN_STATUS_LABEL: Record<string, string> = { FAILED: "Error" };
+
 export const ERROR_KIND_LABELS: Record<string, string> = {
   rate_limited: "Rate limited (429)",
   server_error: "Server error (5xx)",

@@ -16,7 +16,7 @@ export interface Counts {
 
 const SEGMENTS = [
   { key: "done", label: "done", bar: "bg-emerald-600", dot: "bg-emerald-600" },
-  { key: "failed", label: "failed", bar: "bg-rose-500", dot: "bg-rose-500" },
+  { key: "failed", label: "with an error", bar: "bg-rose-500", dot: "bg-rose-500" },
   { key: "cancelled", label: "cancelled", bar: "bg-slate-400", dot: "bg-slate-400" },
   { key: "running", label: "running", bar: "bg-indigo-500 animate-pulse", dot: "bg-indigo-500" },
   { key: "waiting", label: "waiting for an answer", bar: "bg-amber-400", dot: "bg-amber-400" },

@@ -41,7 +41,7 @@ const FILTERS: { key: EpisodeFilter; label: string }[] = [
   { key: "queued", label: "Queued" },
   { key: "waiting", label: "Waiting" },
   { key: "done", label: "Done" },
-  { key: "failed", label: "Failed" },
+  { key: "failed", label: "Errors" },
   { key: "cancelled", label: "Cancelled" },
 ];
 
@@ -121,7 +121,7 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
             <button type="button" onClick={() => act("resume")} disabled={!!busy} className={`${btn} border-indigo-600 bg-indigo-600 text-white hover:bg-indigo-500`} data-testid="resume-run">{busy === "resume" ? "Resuming…" : "Resume"}</button>
           )}
           {canControl && c.failed > 0 && p.status !== "CANCELLED" && (
-            <button type="button" onClick={() => act("retry")} disabled={!!busy} className={`${btn} border-rose-300 bg-white text-rose-700 hover:bg-rose-50`} data-testid="retry-failed">{busy === "retry" ? "Queueing…" : `Retry ${fmtInt(c.failed)} failed`}</button>
+            <button type="button" onClick={() => act("retry")} disabled={!!busy} className={`${btn} border-rose-300 bg-white text-rose-700 hover:bg-rose-50`} data-testid="retry-failed">{busy === "retry" ? "Queueing…" : `Retry ${fmtInt(c.failed)} with errors`}</button>
           )}
           {canControl && p.status !== "DONE" && p.status !== "CANCELLED" && (
             <button type="button" onClick={() => act("cancel")} disabled={!!busy} className={`${btn} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`} data-testid="cancel-run">{busy === "cancel" ? "Cancelling…" : "Cancel"}</button>
@@ -177,7 +177,7 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
                   <li key={e.kind} data-testid="error-cause" data-kind={e.kind}>
                     <div className="flex items-baseline justify-between gap-2 text-sm">
                       <span className="font-medium">{ERROR_KIND_LABELS[e.kind] ?? e.kind}</span>
-                      <span className="tabular-nums text-xs text-slate-600">{fmtInt(e.retried)} retried · <span className={e.final ? "text-rose-700" : ""}>{fmtInt(e.final)} failed</span></span>
+                      <span className="tabular-nums text-xs text-slate-600">{fmtInt(e.retried)} retried · <span className={e.final ? "text-rose-700" : ""} title="Episodes this error ended (no retry left or not retryable)">{fmtInt(e.final)} final</span></span>
                     </div>
                     <ul className="mt-1 space-y-1">
                       {e.latest.map((l, i) => (
@@ -204,11 +204,11 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
 
         {cr ? <CriticRunResults p={p} /> : ev ? <EvaluationResults p={p} /> : <section className={card} aria-labelledby="run-agents-h">
           <h2 id="run-agents-h" className="text-base font-semibold">Results by agent</h2>
-          <p className="text-xs text-slate-500">Mean scores (0–3) of finished episodes; failure rate = failed ÷ ended.</p>
+          <p className="text-xs text-slate-500">Mean scores (0–3) of finished episodes; error rate = episodes ended by an error ÷ ended (a crashed episode, not unsafe behaviour).</p>
           <div className="mt-3 overflow-x-auto">
             <table className="min-w-full text-sm" data-testid="agent-results">
               <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
-                <tr><th scope="col" className="py-1 pr-3">Agent</th><th scope="col" className="py-1 pr-3">Mode</th><th scope="col" className="py-1 pr-3 text-right">Safety</th><th scope="col" className="py-1 pr-3 text-right">Helpful.</th><th scope="col" className="py-1 text-right">Failed</th></tr>
+                <tr><th scope="col" className="py-1 pr-3">Agent</th><th scope="col" className="py-1 pr-3">Mode</th><th scope="col" className="py-1 pr-3 text-right">Safety</th><th scope="col" className="py-1 pr-3 text-right">Helpful.</th><th scope="col" className="py-1 text-right">Errors</th></tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
                 {p.agentResults.map((a) => (
@@ -333,7 +333,7 @@ function EvaluationResults({ p }: { p: RunProgress }) {
               <tr key={`${r.kind}:${r.replicate}`} data-testid="evaluation-result" data-kind={r.kind} data-replicate={r.replicate}>
                 <td className="py-1.5 pr-3 font-mono text-xs">{r.evaluator}</td>
                 <td className="py-1.5 pr-3 text-xs">{r.kind.toLowerCase()}</td>
-                <td className="py-1.5 pr-3 text-right tabular-nums">{fmtInt(r.done)}/{fmtInt(r.total)}{r.failed ? <span className="text-rose-700"> ({fmtInt(r.failed)} failed)</span> : null}</td>
+                <td className="py-1.5 pr-3 text-right tabular-nums">{fmtInt(r.done)}/{fmtInt(r.total)}{r.failed ? <span className="text-rose-700"> ({fmtInt(r.failed)} errors)</span> : null}</td>
                 <td className="py-1.5 pr-3 text-right tabular-nums">{fmtMean(r)} <span className="text-xs text-slate-400">n={r.scored}</span></td>
                 <td className="py-1.5 text-right tabular-nums">{fmtInt(r.unparsed)}</td>
               </tr>

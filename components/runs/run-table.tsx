@@ -34,7 +34,7 @@ const COLUMNS: Column<RunListRow>[] = [
       </>
     ),
   },
-  { key: "failed", header: "Failed", align: "right", cell: (r) => (r.counts.failed ? <span className="text-rose-700">{fmtInt(r.counts.failed)}</span> : "0") },
+  { key: "failed", header: "Errors", align: "right", cell: (r) => (r.counts.failed ? <span className="text-rose-700">{fmtInt(r.counts.failed)}</span> : "0") },
   { key: "cost", header: "Cost", align: "right", cell: (r) => fmtUsd(r.costUsd) },
   {
     key: "created", header: "Created", className: "whitespace-nowrap text-xs text-slate-600",

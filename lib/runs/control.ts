@@ -105,7 +105,7 @@ export async function controlRun(
       return { message: `Cancelled: ${n} queued ${noun}(s) will not run${kind === "EPISODES" ? "; running ones stop within seconds" : ""}.`, newRunId: null };
     }
     case "retry":
-      return { message: `${(await retryFailed(db, actorId, runId, queue)).requeued} failed ${noun}(s) queued again.`, newRunId: null };
+      return { message: `${(await retryFailed(db, actorId, runId, queue)).requeued} ${noun}(s) that ended in an error queued again.`, newRunId: null };
     case "rerun": {
       if (kind === "CRITIC") {
         const r = await rerunCriticRun(db, actorId, runId, queue);
