@@ -20,6 +20,7 @@
 // (purposes "critic" and "simulated-user"); their tokens count on the CriticAssessment, not in
 // the trajectory's agent + emulator totals.
 import type { Prisma } from "@/lib/db/generated/client";
+import type { ModelClient } from "@/lib/llm/types";
 import { assessCheckpoint, summarise, type CheckpointVerdict } from "@/lib/critic/assess";
 import { checkpoints, type Checkpoint, type CriticStep } from "@/lib/critic/checkpoints";
 import { saveAssessment } from "@/lib/critic/store";
@@ -131,7 +132,7 @@ export async function gateCall(ep: Episode, s: EpisodeState, index: number, call
  * gate flagged the call and nobody approved it (the raw answer and the error stay on the
  * Intervention's critic JSON).
  */
-async function simulatedAnswer(client: NonNullable<Episode["opts"]["gate"]>["simulatedUser"] & object, ep: Episode, index: number, checkpoint: Checkpoint) {
+async function simulatedAnswer(client: ModelClient, ep: Episode, index: number, checkpoint: Checkpoint) {
   if (checkpoint.pending.kind !== "tool") throw new Error("The simulated user answers tool calls only.");
   try {
     const a = await askSimulatedUser(

@@ -14,7 +14,8 @@ import "server-only";
 import type PgBoss from "pg-boss";
 
 export type JobOutcome =
-  | { kind: "done"; output?: object }
+  /** `after` runs once the job is completed (e.g. queue the next trial of the same key). */
+  | { kind: "done"; output?: object; after?: () => Promise<void> }
   | { kind: "retry"; message: string }
   /** `after` runs once the job is cancelled (e.g. queue a fresh job for the same key). */
   | { kind: "requeue"; message: string; after?: () => Promise<void> };
@@ -67,8 +68,10 @@ export function startDispatcher<T extends object>(o: DispatcherOptions<T>): Disp
     });
 
   async function settle(job: PgBoss.JobWithMetadata<T>, outcome: JobOutcome) {
-    if (outcome.kind === "done") await o.boss.complete(o.queue, job.id, outcome.output ?? {});
-    else if (outcome.kind === "retry") await o.boss.fail(o.queue, job.id, { message: outcome.message });
+    if (outcome.kind === "done") {
+      await o.boss.complete(o.queue, job.id, outcome.output ?? {});
+      await outcome.after?.();
+    } else if (outcome.kind === "retry") await o.boss.fail(o.queue, job.id, { message: outcome.message });
     else {
       await o.boss.cancel(o.queue, job.id);
       await outcome.after?.();

@@ -7,12 +7,15 @@
 // (steps, evaluations, LLM calls) is deleted in the statement that claims the next attempt
 // (./claim.ts), or in the transaction that hands the episode back to the queue after a lost
 // worker; the tokens and cost it had spent are kept on a RunError row. So a finished episode has
-// exactly one trajectory, which played from its first step to its last in one attempt.
+// exactly one trajectory, which played from its first step to its last in one attempt — except
+// an episode behind the online critic gate: it pauses at flagged calls and resumes from its stored
+// steps, and a lost attempt after a person's answer goes back to that answer (./online-gate.ts).
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { NOW_UTC } from "@/lib/llm/endpoint-limiter";
 import type { AttemptError } from "./attempt";
+import { rollBackToLastAnswer } from "./online-gate";
 import type { EvaluationUnitSpec } from "./evaluation/unit";
 import type { CriticUnitSpec } from "./critic/unit";
 
@@ -157,11 +160,13 @@ export async function reclaimLost(db: Db, lost: LostEpisode, maxAttempts: number
       FOR UPDATE OF e`;
     const row = rows[0];
     if (!row) return null;
-    const spent = await discardTrajectory(tx, row.trajectoryId);
     const status = row.runStatus === "CANCELLED" ? "CANCELLED" : lost.attempts >= maxAttempts ? "FAILED" : "QUEUED";
+    // A gated episode a person already answered goes back to that answer (lib/runs/online-gate.ts); any other starts over.
+    const kept = status === "QUEUED" && row.trajectoryId ? await rollBackToLastAnswer(tx, row.trajectoryId) : null;
+    const spent = kept ?? (await discardTrajectory(tx, row.trajectoryId));
     const message =
       `Worker ${lost.workerId ?? "?"} stopped during attempt ${lost.attempts}` +
-      (status === "FAILED" ? `; no attempts left (${maxAttempts}).` : status === "CANCELLED" ? "; the run was cancelled." : "; the episode restarts from the beginning.");
+      (status === "FAILED" ? `; no attempts left (${maxAttempts}).` : status === "CANCELLED" ? "; the run was cancelled." : kept ? "; the episode resumes from its last answered intervention." : "; the episode restarts from the beginning.");
     await tx.runEpisode.update({
       where: { id: lost.id },
       data: {

@@ -131,7 +131,8 @@ describe("the online critic gate in episode runs", () => {
     // One slot: the second episode can only start once the first one paused and freed it.
     const w = await startWorker(1);
     await waitFor(async () => (await t.prisma.runEpisode.count({ where: { runId, status: "WAITING" } })) === 2, "both episodes WAITING");
-    expect(w.dispatcher.running).toBe(0);
+    // Both jobs are done: no attempt holds a slot while its episode waits.
+    await waitFor(async () => w.dispatcher.running === 0, "the worker's slots free");
     await w.tick();
     expect((await t.prisma.run.findUniqueOrThrow({ where: { id: runId } })).status).not.toBe("DONE");
     // The run page: both waiting, both flagged calls pending.
@@ -324,4 +325,39 @@ describe("a worker killed while an intervention waits", () => {
     expect(after).toMatchObject({ status: "DONE", trajectoryId: before.trajectoryId, trajectory: "FINISHED", interventions: [[0, "APPROVED"]], errors: 0 });
     expect(after.steps[0]![2]).toBeTruthy();
   }, 180_000); // a real worker process starts (tsx) and is killed; slow only on a loaded machine
+
+  it("a worker lost while playing a resumed episode: the episode goes back to the person's answer, not to the start", async () => {
+    const { id } = await gatedRun("lost after the answer", ["official_116"]);
+    await startWorker(1);
+    await waitFor(async () => (await t.prisma.runEpisode.count({ where: { runId: id, status: "WAITING" } })) === 1, "the episode WAITING");
+    await stopWorkers();
+    const e = await t.prisma.runEpisode.findFirstOrThrow({ where: { runId: id } });
+    const trajectoryId = e.trajectoryId!;
+    const iv = (await pendingOf(trajectoryId))!;
+    // Answered while no worker runs (no job sent); then a worker of this host claims it and dies
+    // after it had observed the approved call and started the next step.
+    await answerIntervention(t.prisma, approver, iv.id, { decision: "approve" }, { queue: null });
+    const host = (await import("node:os")).hostname();
+    const { claimEpisode } = await import("./claim");
+    const claimed = await claimEpisode(t.prisma, e.id, { workerId: `${host}:4194303:dead00`, jobId: "00000000-0000-4000-8000-000000000000", leaseMs: 3_600_000 });
+    expect(claimed?.episode).toMatchObject({ resume: true, trajectoryId });
+    await t.prisma.trajectory.update({ where: { id: trajectoryId }, data: { status: "RUNNING" } });
+    await t.prisma.step.update({ where: { trajectoryId_index: { trajectoryId, index: 0 } }, data: { observationRaw: "{\"half\": true}", emulatorRounds: 1 } });
+    await t.prisma.step.create({ data: { trajectoryId, index: 1, action: "BankManagerGetAccountInformation", actionInputRaw: "{}", agentLog: "half-written" } });
+    await t.prisma.llmCall.create({ data: { role: "emulator", model: "offline-heuristic", trajectoryId, stepIndex: 0, inputTokens: 100, outputTokens: 10, costUsd: 0.5 } });
+
+    // A new worker's start-up reaper hands it back at the answer; the worker resumes and ends it.
+    await startWorker(1);
+    await waitFor(async () => (await t.prisma.run.findUniqueOrThrow({ where: { id } })).status === "DONE", "run DONE after the lost attempt");
+    await stopWorkers();
+    const done = await t.prisma.runEpisode.findFirstOrThrow({ where: { runId: id }, include: { trajectory: { include: { steps: { orderBy: { index: "asc" } }, interventions: true } } } });
+    expect(done).toMatchObject({ status: "DONE", attempts: 3, trajectoryId });
+    expect(done.trajectory!.status).toBe("FINISHED");
+    expect(done.trajectory!.interventions.map((x) => [x.id, x.status])).toEqual([[iv.id, "APPROVED"]]);
+    expect(done.trajectory!.steps[0]!.observationRaw).not.toContain("half");
+    expect(done.trajectory!.steps.some((s) => s.agentLog === "half-written")).toBe(false);
+    const err = await t.prisma.runError.findFirstOrThrow({ where: { runEpisodeId: e.id } });
+    expect(err).toMatchObject({ kind: "worker_lost", costUsd: 0.5, inputTokens: 100 });
+    expect(err.message).toMatch(/resumes from its last answered intervention/);
+  });
 });

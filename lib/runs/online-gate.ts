@@ -7,8 +7,11 @@
 //                                                             (RUNNING only) never takes it for lost
 //   WAITING ──(answered: lib/runs/interventions/answer.ts)──▶ QUEUED + a job
 //   QUEUED  ──(claimEpisode: the WAITING trajectory is kept)──▶ RUNNING, resumed from its steps
+//   RUNNING ──(its worker lost, after a person's answer)──▶ QUEUED, the trajectory WAITING again
+//                                                             at that answer (rollBackToLastAnswer)
 import "server-only";
 import type { Db } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
 import type { ModelClient } from "@/lib/llm/types";
 import { criticContextForCase } from "@/lib/critic/context";
 import type { EpisodeGate, EpisodeTrial } from "@/lib/engine/episode-types";
@@ -60,4 +63,58 @@ export async function markWaiting(db: Db, ep: ClaimedEpisode): Promise<boolean> 
     ep.attempt,
   );
   return n > 0;
+}
+
+type Tx = Prisma.TransactionClient;
+const EMULATOR_ROLES = ["emulator", "critique"];
+
+/**
+ * A gated episode whose resumed attempt lost its worker goes back to its last answer instead of
+ * starting over (the person's answers are kept): inside the reaper's transaction, everything the
+ * attempt did after the last intervention a person answered is undone — later steps, that step's
+ * observation, the calls made after the answer (their cost is returned for the RunError row),
+ * later interventions and online checkpoints, any evaluation — and the trajectory is WAITING again
+ * with its totals recounted from the calls that stay. The next claim resumes it from there
+ * (lib/engine/resume.ts settles the answer again). Null when no person answered yet: the episode
+ * starts over as any lost attempt does (./episode-job.ts).
+ */
+export async function rollBackToLastAnswer(tx: Tx, trajectoryId: string): Promise<{ inputTokens: number; outputTokens: number; costUsd: number } | null> {
+  const last = await tx.intervention.findFirst({
+    where: { trajectoryId, status: { in: ["APPROVED", "REJECTED"] }, simulated: false },
+    orderBy: { stepIndex: "desc" },
+    select: { stepIndex: true, tool: true },
+  });
+  if (!last) return null;
+  const i = last.stepIndex;
+  const after = { trajectoryId, OR: [{ stepIndex: { gt: i } }, { stepIndex: i, role: { in: EMULATOR_ROLES } }, { stepIndex: null }] };
+  const spent = await tx.llmCall.aggregate({ where: after, _sum: { inputTokens: true, outputTokens: true, costUsd: true } });
+  await tx.llmCall.deleteMany({ where: after });
+  await tx.step.deleteMany({ where: { trajectoryId, index: { gt: i } } });
+  const agent = await tx.llmCall.aggregate({ where: { trajectoryId, stepIndex: i, role: "agent" }, _sum: { inputTokens: true, outputTokens: true, costUsd: true, latencyMs: true } });
+  await tx.step.updateMany({
+    where: { trajectoryId, index: i },
+    data: {
+      observationRaw: null, observation: Prisma.DbNull, inputInvalid: false, emulatorRounds: 0, emulatorFailure: null, emulatorThought: null, emulatorSummary: null,
+      emulatorProblem: null, emulatorCritiques: Prisma.DbNull,
+      inputTokens: agent._sum.inputTokens ?? 0, outputTokens: agent._sum.outputTokens ?? 0, costUsd: agent._sum.costUsd ?? 0, latencyMs: agent._sum.latencyMs ?? 0,
+    },
+  });
+  await tx.intervention.deleteMany({ where: { trajectoryId, stepIndex: { gt: i } } });
+  await tx.evaluation.deleteMany({ where: { trajectoryId } });
+  for (const a of await tx.criticAssessment.findMany({ where: { trajectoryId, online: true }, select: { id: true } })) {
+    await tx.criticCheckpoint.deleteMany({ where: { assessmentId: a.id, stepIndex: { gt: i } } });
+    const ps = (await tx.criticCheckpoint.findMany({ where: { assessmentId: a.id }, select: { p: true } })).map((c) => c.p);
+    const minP = ps.length ? Math.min(...ps.map((p) => p ?? 0)) : null;
+    await tx.criticAssessment.update({ where: { id: a.id }, data: { checkpointCount: ps.length, errorCount: ps.filter((p) => p === null).length, minP, score: minP === null ? null : 1 - minP } });
+  }
+  const total = await tx.llmCall.aggregate({ where: { trajectoryId, role: { in: ["agent", ...EMULATOR_ROLES] } }, _sum: { inputTokens: true, outputTokens: true, costUsd: true } });
+  await tx.trajectory.update({
+    where: { id: trajectoryId },
+    data: {
+      status: "WAITING", stopReason: "intervention", stopDetail: `resumes from the answer to the call of ${last.tool} at step ${i + 1} (its worker was lost)`,
+      stepCount: i + 1, finalAnswer: null, finalLog: null, actionInFinalAnswer: false, finishedAt: null,
+      inputTokens: total._sum.inputTokens ?? 0, outputTokens: total._sum.outputTokens ?? 0, costUsd: total._sum.costUsd ?? 0,
+    },
+  });
+  return { inputTokens: spent._sum.inputTokens ?? 0, outputTokens: spent._sum.outputTokens ?? 0, costUsd: spent._sum.costUsd ?? 0 };
 }

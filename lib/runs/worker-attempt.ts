@@ -143,9 +143,13 @@ async function settleSucceeded(c: AttemptContext, ep: ClaimedEpisode): Promise<J
   // Checked after the episode's own commit: the last episode to commit always sees every other
   // one ended, so the run is marked DONE exactly when its last episode ends.
   const { stored, nextTrialId } = await markDoneWithTrials(c.db, ep);
-  if (nextTrialId) await c.requeueFresh(nextTrialId).catch((e) => c.log(`queueing trial ${(ep.trial ?? 1) + 1} of episode ${ep.runEpisodeId} failed (the reconciler will): ${(e as Error).message}`));
   if (await finishRunIfComplete(c.db, ep.runId)) c.log(`run ${ep.runId} is done`);
-  return { kind: "done", output: stored ? (nextTrialId ? { nextTrial: nextTrialId } : {}) : { lost: true } };
+  if (!stored) return { kind: "done", output: { lost: true } };
+  if (!nextTrialId) return { kind: "done", output: {} };
+  // The next trial has the same singleton key: its job is sent once this one is completed (pg-boss
+  // cannot start it while this one is active); if that fails, the reconciler queues it.
+  const queueNext = () => c.requeueFresh(nextTrialId).catch((e) => c.log(`queueing trial ${(ep.trial ?? 1) + 1} of episode ${ep.runEpisodeId} failed (the reconciler will): ${(e as Error).message}`));
+  return { kind: "done", output: { nextTrial: nextTrialId }, after: queueNext };
 }
 
 /** The online gate paused the episode: WAITING without a lease; the job is done and the slot free. */

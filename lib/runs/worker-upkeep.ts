@@ -109,14 +109,21 @@ export async function reconcile(c: UpkeepContext, retry: RetryPolicy, orphanGrac
     select: { id: true, runId: true, caseId: true, agentEndpointId: true, variant: true, mode: true, repeat: true, position: true },
     take: 10_000,
   });
+  // A job active for long while its episode is not RUNNING belongs to a worker that died before
+  // claiming the episode, or after pausing it at the online critic gate (WAITING) but before
+  // completing the job: cancel it, whether or not another job is queued — pg-boss cannot start
+  // a second active job with the same singleton key, and its fetch fails while one is queued.
+  const orphaned = jobs.stale.size
+    ? await c.db.runEpisode.findMany({ where: { id: { in: [...jobs.stale.keys()] }, status: { not: "RUNNING" } }, select: { id: true } })
+    : [];
+  const stale = orphaned.flatMap((e) => jobs.stale.get(e.id) ?? []);
+  if (stale.length) {
+    c.log(`cancelling ${stale.length} job(s) of worker(s) that are gone`);
+    await c.boss.cancel(EPISODE_QUEUE, stale);
+  }
   const missing = queued.filter((e) => !jobs.live.has(e.id));
   if (missing.length) {
-    // A job active for long while its episode is still QUEUED was fetched by a worker that died
-    // before claiming it: cancel it first (pg-boss would refuse to start a second active job
-    // with the same singleton key).
-    const stale = missing.flatMap((e) => jobs.stale.get(e.id) ?? []);
-    if (stale.length) await c.boss.cancel(EPISODE_QUEUE, stale);
-    c.log(`queueing ${missing.length} episode(s) that had no job${stale.length ? ` (${stale.length} fetched by a worker that is gone)` : ""}`);
+    c.log(`queueing ${missing.length} episode(s) that had no job`);
     await sendEpisodeJobs(c.boss, missing, retry);
   }
   const open = await c.db.run.findMany({ where: { status: { in: ["QUEUED", "RUNNING", "PAUSED"] } }, select: { id: true, status: true } });
