@@ -10,7 +10,11 @@
 //   - a reconciler (at start, then every RUN_RECONCILE_INTERVAL_SECONDS) queues jobs for QUEUED
 //     episodes of active runs that have none — a web process that stopped between storing a run
 //     and queueing it, or a worker that died between fetching a job and claiming its episode
-//     (after RUN_ORPHAN_GRACE_SECONDS) — and marks runs DONE whose episodes have all ended;
+//     (after RUN_ORPHAN_GRACE_SECONDS) — cancels jobs left active by a worker that died (also one
+//     that had just paused its episode at the online critic gate), and marks runs DONE whose
+//     episodes have all ended (an episode WAITING for an intervention has not);
+//   - the online critic gate (./online-gate.ts): an attempt paused at a flagged call ends its job
+//     and frees its slot (WAITING, no lease); once answered, it is queued and resumed from its steps;
 //   - LLM calls go through one cross-process limiter (lib/llm/endpoint-limiter.ts), so each
 //     endpoint's maxConcurrency holds across all workers.
 import "server-only";
