@@ -52,7 +52,9 @@ export function AnnotationWorkspace({ item, progress, firstVisit, saveDraft, sub
       return;
     }
     setSubmitting(true);
-    const res = await submit({ assignmentId: item.assignment.id, values, timeSpentMs: timeSpent() }).catch(() => null);
+    // A trajectory without tool steps answers a per-step field with no answers.
+    const sent = stepCount > 0 ? values : { ...values, ...Object.fromEntries(fields.filter((f) => f.kind === "steps" && typeof values[f.key] !== "string").map((f) => [f.key, ""])) };
+    const res = await submit({ assignmentId: item.assignment.id, values: sent, timeSpentMs: timeSpent() }).catch(() => null);
     if (!res) {
       setSubmitting(false);
       setError("Could not reach the server. Your answers are kept in this browser; try again.");
@@ -68,7 +70,7 @@ export function AnnotationWorkspace({ item, progress, firstVisit, saveDraft, sub
     window.localStorage.removeItem(backupKey(item.assignment.id));
     router.replace(`/annotate/${item.campaign.id}`);
     router.refresh();
-  }, [readOnly, submitting, missing, fields, submit, item.assignment.id, item.campaign.id, item.campaign.locked, values, timeSpent, router]);
+  }, [readOnly, submitting, missing, fields, submit, item.assignment.id, item.campaign.id, item.campaign.locked, values, timeSpent, router, stepCount]);
 
   const choose = useCallback((f: LabelField, key: string) => chooseByKey(f, key, values[f.key], update, stepCount), [values, update, stepCount]);
 

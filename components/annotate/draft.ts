@@ -35,6 +35,7 @@ function initialValues(item: BlindedItem): Values {
 
 export function isMissing(f: LabelField, v: Values, stepCount = 0): boolean {
   if (f.kind === "steps") {
+    if (stepCount === 0) return false; // nothing to answer (submitted as "")
     const x = v[f.key];
     const answered = typeof x === "string" && x.length >= stepCount && !x.includes("-");
     // An optional per-step field is missing only once started and left incomplete.
