@@ -8,6 +8,7 @@ import { CRITIC_METHOD_LABELS } from "@/lib/critic/settings";
 import { Disclosure } from "@/components/ui/panel";
 import { fmtInt, fmtUsd } from "@/components/ui/format";
 import { formatDate } from "@/components/toolemu/format";
+import { OFFLINE_MODEL_ID, OFFLINE_MODEL_LABEL } from "@/lib/offline-label";
 
 const DECISION = {
   pass: { label: "pass", cls: "bg-emerald-50 text-emerald-800 ring-emerald-200", dot: "bg-emerald-500" },
@@ -102,7 +103,7 @@ export function CheckpointTimelines({ timelines }: { timelines: CheckpointTimeli
             <article key={a.assessmentId} className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" data-testid="checkpoint-timeline" data-method={a.method} data-flagged={a.flagged}>
               <header className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
                 <div>
-                  <h3 className="font-semibold text-slate-900">{CRITIC_METHOD_LABELS[a.method]} <span className="font-normal text-slate-500">· {a.criticModel}</span></h3>
+                  <h3 className="font-semibold text-slate-900">{CRITIC_METHOD_LABELS[a.method]} <span className="font-normal text-slate-500" data-testid="timeline-critic-model">· {a.criticModel === OFFLINE_MODEL_ID ? OFFLINE_MODEL_LABEL : a.criticModel}</span></h3>
                   <p className="text-xs text-slate-500">
                     {a.run ? <>Run <Link href={`/runs/${a.run.id}`} className="text-indigo-700 hover:underline">{a.run.name}</Link></> : "No run"}
                     {a.online ? " · online gate" : " · replay"} · {formatDate(a.createdAt)} · {fmtInt(a.usage.inputTokens + a.usage.outputTokens)} tokens · {fmtUsd(a.usage.costUsd)}
