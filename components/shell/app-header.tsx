@@ -15,16 +15,16 @@ export function AppHeader({ user, signOutEverywhere, counts }: {
   return (
     <header className="border-b border-slate-200 bg-white">
       {/* Wider than the page body so that every role's links fit in one row at 1440 px (e2e/polish.spec.ts). */}
-      <div className="mx-auto flex max-w-[96rem] flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
+      <div className="mx-auto flex max-w-[96rem] flex-wrap items-center gap-x-3 gap-y-2 px-4 py-3">
         <Link href="/" className="flex shrink-0 items-center gap-2 whitespace-nowrap text-base font-semibold tracking-tight text-slate-900">
           {/* eslint-disable-next-line @next/next/no-img-element -- a 24 px SVG needs no image optimisation */}
           <img src="/favicon.svg" alt="" width={24} height={24} />
           ToolEmu Studio
         </Link>
         <NavLinks items={items} />
-        <div className="ml-auto flex shrink-0 items-center gap-3 text-sm">
+        <div className="ml-auto flex shrink-0 items-center gap-2 text-sm">
           <span className="flex items-center gap-1.5 whitespace-nowrap text-slate-700" data-testid="current-user" title={`Signed in as ${user.name} (${user.email})`}>
-            <span className="max-w-[9rem] truncate">{user.name}</span>
+            <span className="max-w-[7rem] truncate">{user.name}</span>
             <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-700" data-testid="current-role">
               {ROLE_LABELS[user.role]}
             </span>

@@ -6,12 +6,12 @@ import { usePathname } from "next/navigation";
 export function NavLinks({ items }: { items: { href: string; label: string; count?: { n: number; label: string } }[] }) {
   const pathname = usePathname();
   return (
-    <nav aria-label="Main" className="flex flex-wrap gap-0.5">
+    <nav aria-label="Main" className="flex flex-wrap">
       {items.map((item) => {
         const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
         return (
           <Link key={item.href} href={item.href} aria-current={active ? "page" : undefined}
-            className={`whitespace-nowrap rounded-md px-2 py-1.5 text-sm font-medium ${active ? "bg-indigo-50 text-indigo-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900"}`}>
+            className={`whitespace-nowrap rounded-md px-1.5 py-1.5 text-sm font-medium ${active ? "bg-indigo-50 text-indigo-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900"}`}>
             {item.label}
             {item.count && item.count.n > 0 && (
               <>
