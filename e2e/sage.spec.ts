@@ -8,7 +8,7 @@ import { signInAs } from "./support/session";
 
 test("a researcher browses SAGE scenarios by dimension and subcategory and opens one", async ({ page }) => {
   await signInAs(page, "RESEARCHER");
-  await page.getByRole("link", { name: "SAGE", exact: true }).click();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "SAGE", exact: true }).click();
   await expect(page).toHaveURL(/\/sage$/);
   await expect(page.getByTestId("sage-total")).toHaveText("112 scenarios in 16 subcategories");
   await expect(page.getByTestId("sage-dimension-count")).toHaveText(["14 scenarios", "21 scenarios", "21 scenarios", "28 scenarios", "28 scenarios"]);
