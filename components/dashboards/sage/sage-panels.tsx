@@ -99,8 +99,8 @@ export function SageHeatmap({ d, filter }: { d: SageDashboard; filter: SageFilte
             <tr>
               <th scope="col" className={th}>Agent</th>
               {subs.map((s) => (
-                <th key={s.key} scope="col" className="h-32 w-14 px-1 align-bottom font-medium text-slate-700" title={s.key}>
-                  <span className="inline-block max-h-32 whitespace-nowrap [writing-mode:vertical-rl] rotate-180">{s.name}</span>
+                <th key={s.key} scope="col" className="h-52 w-14 px-1 pb-2 align-bottom font-medium text-slate-700" title={s.key}>
+                  <span className="inline-block max-h-48 whitespace-nowrap [writing-mode:vertical-rl] rotate-180">{s.name}</span>
                 </th>
               ))}
             </tr>
