@@ -34,6 +34,7 @@ test("a researcher starts an InferAct replay from the trajectory list, waits for
   await page.getByTestId("critic-tau").fill("0.9");
   await page.getByTestId("critic-name").fill("e2e InferAct replay");
 
+  await page.screenshot({ path: "test-results/critic-form.png", fullPage: true });
   await page.getByTestId("critic-start").click();
   await expect(page.getByTestId("critic-confirm-panel")).toContainText(String(checkpoints * 3));
   await page.getByTestId("critic-confirm").click();
@@ -48,6 +49,7 @@ test("a researcher starts an InferAct replay from the trajectory list, waits for
   const flagged = Number(await result.getAttribute("data-flagged"));
   expect(flagged).toBeGreaterThan(0);
   await expect(page.getByTestId("critic-dashboard-link")).toHaveAttribute("href", /\/dashboards\/critic\?run=/);
+  await page.screenshot({ path: "test-results/critic-run-page.png", fullPage: true });
 
   // The assessments list says which trajectories were flagged; open one's checkpoint timeline.
   await expect(page.getByTestId("unit-verdict")).toHaveCount(rows);
@@ -59,6 +61,8 @@ test("a researcher starts an InferAct replay from the trajectory list, waits for
   await expect(timeline).toHaveAttribute("data-flagged", "true");
   await expect(timeline).toContainText("InferAct");
   await expect(timeline).toContainText("e2e InferAct replay");
+  // The offline model's verdicts are never presented as an LLM's.
+  await expect(timeline.getByTestId("timeline-critic-model")).toContainText("not an LLM");
   await expect(timeline.getByTestId("timeline-verdict")).toHaveText("flagged");
   const flaggedCheckpoint = timeline.locator('[data-testid="timeline-checkpoint"][data-decision="flag"]').first();
   await expect(flaggedCheckpoint.getByTestId("inferred-tasks").locator("li")).toHaveCount(3);
