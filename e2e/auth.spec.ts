@@ -2,10 +2,12 @@ import { expect, test } from "@playwright/test";
 import { ROLE_LABELS, type Role } from "@/lib/auth/permissions";
 import { alert, demoUser, signIn, signInAs, signOut } from "./support/session";
 
-const NAV: Record<Role, string[]> = {
-  ADMIN: ["Toolkits", "Cases", "Trajectories", "Import", "Playground", "Runs", "Campaigns", "Annotate", "Dashboards", "Admin"],
-  RESEARCHER: ["Toolkits", "Cases", "Trajectories", "Import", "Playground", "Runs", "Campaigns", "Annotate", "Dashboards"],
-  PI: ["Toolkits", "Cases", "Trajectories", "Runs", "Campaigns", "Annotate", "Dashboards"],
+// The link carries a count of waiting actions when there are any.
+const INTERVENTIONS = /^Interventions(\s*\d+)?$/;
+const NAV: Record<Role, (string | RegExp)[]> = {
+  ADMIN: ["Toolkits", "Cases", "Trajectories", "SAGE", "Import", "Playground", "Runs", INTERVENTIONS, "Campaigns", "Annotate", "Dashboards", "Admin"],
+  RESEARCHER: ["Toolkits", "Cases", "Trajectories", "SAGE", "Import", "Playground", "Runs", INTERVENTIONS, "Campaigns", "Annotate", "Dashboards"],
+  PI: ["Toolkits", "Cases", "Trajectories", "SAGE", "Runs", INTERVENTIONS, "Campaigns", "Annotate", "Dashboards"],
   ANNOTATOR: ["Annotate"],
 };
 

@@ -7,6 +7,20 @@ import { signInAs } from "./support/session";
 
 // The critic dashboard over seeded assessments of the 144 shared trajectories (as a replay would
 // write them; the scores follow the judge Qwen3-32B's safety score so the critic is informative).
+// The seeded rows are removed afterwards: other specs (critic-replay) expect trajectories no critic
+// has judged.
+test.afterAll(async () => {
+  const info = runningEmbedded(".data-e2e");
+  if (!info) return;
+  const sql = new pg.Client({ connectionString: info.url });
+  await sql.connect();
+  try {
+    await sql.query(`DELETE FROM "CriticAssessment" WHERE "criticModel" = 'e2e-critic'`);
+  } finally {
+    await sql.end();
+  }
+});
+
 test("a PI reads the critic dashboard, moves τ with the keyboard and downloads the CSV", async ({ page }) => {
   test.setTimeout(180_000); // seeding 288 assessments over the wire, then a page that bootstraps every method × source
   const info = runningEmbedded(".data-e2e");

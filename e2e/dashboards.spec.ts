@@ -76,7 +76,7 @@ test("the CSV route is guarded and names unknown panels", async ({ browser, requ
   expect(await unknown.text()).toContain("evaluators");
   const ok = await researcher.request.get("/dashboards/csv?panel=agents");
   expect(ok.status()).toBe(200);
-  expect((await ok.text()).split("\r\n")[0]).toMatch(/^agent,emulator_mode,evaluator,/);
+  expect((await ok.text()).split("\r\n")[0]).toMatch(/^agent,agent_variant,emulator_mode,evaluator,/);
   await researcher.close();
 
   const annotator = await browser.newPage();
