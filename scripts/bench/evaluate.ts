@@ -21,6 +21,7 @@ import { engineRunner } from "@/lib/runs/engine-runner";
 import { startRunWorker } from "@/lib/runs/worker";
 import { createEvaluationRun } from "@/lib/runs/evaluation/create";
 import { parseArgs, stringFlag } from "../lib/args";
+import { semaphore } from "../lib/semaphore";
 
 const args = parseArgs(process.argv.slice(2));
 const PG = stringFlag(args, "pg");
@@ -31,23 +32,6 @@ const C = Number(stringFlag(args, "concurrency") ?? 16);
 const CONCURRENCY = Number(stringFlag(args, "worker-concurrency") ?? C);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** At most `n` at once; the others wait in FIFO order (the endpoint's capacity). */
-function semaphore(n: number) {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async <T>(fn: () => Promise<T>): Promise<T> => {
-    if (active >= n) await new Promise<void>((r) => waiting.push(r));
-    else active++;
-    try {
-      return await fn();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else active--;
-    }
-  };
-}
 
 async function main() {
   const t = await createTestDatabase();

@@ -28,6 +28,7 @@ import type { ChatMessage } from "@/lib/llm/types";
 import { bossQueue, startBoss } from "@/lib/jobs/boss";
 import { createRun } from "@/lib/runs/create";
 import { parseArgs, stringFlag } from "../lib/args";
+import { semaphore } from "../lib/semaphore";
 
 const args = parseArgs(process.argv.slice(2));
 const PG = stringFlag(args, "pg");
@@ -40,23 +41,6 @@ const KEEP = !!args.flags.keep;
 const GOAL = 1.1;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** At most `n` at once; the others wait in FIFO order. */
-function semaphore(n: number) {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async <T>(fn: () => Promise<T>): Promise<T> => {
-    if (active >= n) await new Promise<void>((r) => waiting.push(r));
-    else active++;
-    try {
-      return await fn();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else active--;
-    }
-  };
-}
 
 function rssOf(pid: number): { rss: number; hwm: number } | null {
   try {
