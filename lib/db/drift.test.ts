@@ -23,6 +23,11 @@ const FIX = "Create the missing migration with: npm run db:diff -- --name <chang
 const HAND_WRITTEN = [
   // A trajectory belongs to a ToolEmu case or a SAGE scenario, never both or neither (SAGE migration).
   `constraint Trajectory.Trajectory_case_xor_scenario: only in migrations: c: CHECK ((("caseId" IS NULL) <> ("scenarioId" IS NULL)))`,
+  // Full-text search over trajectories: GIN indexes on the exact expressions the search query uses
+  // (trajectory_search migration; lib/toolemu/queries/trajectory-search.ts).
+  `index TestCase_search_idx: only in migrations: CREATE INDEX "TestCase_search_idx" ON public."TestCase" USING gin (to_tsvector('english'::regconfig, "userInstruction"))`,
+  `index Trajectory_search_idx: only in migrations: CREATE INDEX "Trajectory_search_idx" ON public."Trajectory" USING gin (to_tsvector('english'::regconfig, COALESCE("finalAnswer", ''::text)))`,
+  `index Step_search_idx: only in migrations: CREATE INDEX "Step_search_idx" ON public."Step" USING gin (to_tsvector('english'::regconfig, ((((((COALESCE(thought, ''::text) || ' '::text) || COALESCE(action, ''::text)) || ' '::text) || COALESCE("actionInputRaw", ''::text)) || ' '::text) || COALESCE("observationRaw", ''::text))))`,
 ];
 
 async function catalogOf(build: (client: pg.Client) => Promise<unknown>): Promise<Catalog> {
