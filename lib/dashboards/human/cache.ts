@@ -93,6 +93,9 @@ export function versionProbeSql(scope: HumanScope, evaluations: EvaluationDeps):
     Prisma.sql`(SELECT c.xmin::text FROM "Campaign" c WHERE c.id = ${c})`,
     // Adjudications are the ground truth of their items: one more, one revised, one removed.
     rowsVersion("ad", Prisma.sql`FROM "Adjudication" ad JOIN "CampaignItem" ci ON ci.id = ad."itemId" WHERE ci."campaignId" = ${c}`),
+    // Which labels count (excluded annotators, gold items): an exclusion or a restore changes it.
+    rowsVersion("lx", Prisma.sql`FROM "LabelExclusion" lx WHERE lx."campaignId" = ${c}`),
+    rowsVersion("gx", Prisma.sql`FROM "GoldAnswer" gx JOIN "CampaignItem" gi ON gi.id = gx."itemId" WHERE gi."campaignId" = ${c}`),
   ];
   if (evaluations !== "none") {
     const kinds = evaluations === "safety" ? Prisma.sql`e.kind = 'SAFETY'` : Prisma.sql`e.kind IN ('SAFETY', 'HELPFULNESS')`;

@@ -7,6 +7,7 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { parseLabelSchema } from "@/lib/trajectory/label-schema";
+import { countedLabelSql } from "@/lib/annotation/quality/metric-scope";
 import { EMULATOR_ASPECT_KEYS, TIE_FIELD_NAMES, type CampaignTies } from "./fields";
 import { scoreCase } from "./sql";
 
@@ -27,7 +28,7 @@ export async function campaignTies(db: Db, campaignId: string, limit = 100): Pro
       : [{ field: key, key, val: Prisma.sql`a."values"->>${key}::text` }],
   );
   const perField = fields.map(
-    (f) => Prisma.sql`SELECT a."itemId" AS item, ${f.field}::text AS field, ${f.key}::text AS json_key, ${f.val} AS val FROM "Assignment" a WHERE a."campaignId" = ${campaignId} AND a.status = 'SUBMITTED'`,
+    (f) => Prisma.sql`SELECT a."itemId" AS item, ${f.field}::text AS field, ${f.key}::text AS json_key, ${f.val} AS val FROM "Assignment" a WHERE a."campaignId" = ${campaignId} AND a.status = 'SUBMITTED' AND ${countedLabelSql("a")}`,
   );
   const rows = await db.$queryRaw<{ item: string; traj: string; case_name: string; fields: string[]; vals: string[]; total: number }[]>(Prisma.sql`
     WITH v AS (SELECT item, field, json_key, val, count(*) AS n FROM (${Prisma.join(perField, " UNION ALL ")}) x WHERE val IS NOT NULL GROUP BY 1, 2, 3, 4),

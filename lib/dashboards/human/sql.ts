@@ -11,6 +11,7 @@
 // and the majority is worked out once per DISTINCT vector, then the tie-break per tied item.
 import "server-only";
 import { Prisma } from "@/lib/db/generated/client";
+import { countedLabelSql } from "@/lib/annotation/quality/metric-scope";
 import type { LabelSchema } from "@/lib/trajectory/label-schema";
 import { BINARY_THRESHOLD, SCORE_LABELS } from "@/lib/metrics";
 import type { DashboardFilter } from "../filters";
@@ -37,14 +38,17 @@ function scoredOptions(schema: LabelSchema, key: string): { value: string; score
   return field.options.flatMap((o) => (typeof o.score === "number" && SCORE_LABELS.includes(o.score) ? [{ value: o.value, score: o.score }] : []));
 }
 
-/** Label rows of the campaign under the filter's data dimensions (agent, mode, toolkit). */
+/**
+ * Label rows of the campaign under the filter's data dimensions (agent, mode, toolkit) — the one
+ * place the panels choose labels, so excluded annotators and gold items stay out of every metric.
+ */
 export function labelScope(campaignId: string, filter: DashboardFilter): Prisma.Sql {
   const narrowed = filter.agent !== undefined || filter.mode !== undefined || filter.toolkit !== undefined;
   const items = narrowed
     ? Prisma.sql` AND a."itemId" IN (SELECT ci.id FROM "CampaignItem" ci JOIN "Trajectory" t ON t.id = ci."trajectoryId"
                    WHERE ci."campaignId" = ${campaignId} AND ${dashboardWhere({ ...filter, campaign: undefined })})`
     : Prisma.empty;
-  return Prisma.sql`a."campaignId" = ${campaignId} AND a.status = 'SUBMITTED'${items}`;
+  return Prisma.sql`a."campaignId" = ${campaignId} AND a.status = 'SUBMITTED' AND ${countedLabelSql("a")}${items}`;
 }
 
 /** One candidate of a vote: its label text and its vote count (an SQL expression). */
