@@ -51,9 +51,21 @@ export interface StartingTrajectorySql {
  */
 export function startingTrajectoryInsert(v: StartingTrajectorySql): string {
   return `INSERT INTO "Trajectory" (id, "caseId", origin, status, "agentModel", "emulatorModel", "emulatorMode", "agentVariant", "stepCount", "contentHash", raw,
-                          "agentEndpointId", "emulatorEndpointId", "evaluatorEndpointId", "runId", "startedAt", "createdAt")
+                          "agentEndpointId", "emulatorEndpointId", "evaluatorEndpointId", "runId", "startedAt", "createdAt", "caseVersionId", "toolkitVersionIds")
        SELECT ${v.id}, ${v.caseId}, 'EMULATED', 'RUNNING', ${v.agentModel}, ${v.emulatorModel}, ${v.emulatorMode}, ${v.agentVariant}, 0, 'emulated:pending:' || ${v.id}, '{}'::jsonb,
-              ${v.agentEndpointId}, ${v.emulatorEndpointId}, ${v.evaluatorEndpointId}, ${v.runId}, ${NOW_UTC}, ${NOW_UTC}${v.from ? `\n       ${v.from}` : ""}`;
+              ${v.agentEndpointId}, ${v.emulatorEndpointId}, ${v.evaluatorEndpointId}, ${v.runId}, ${NOW_UTC}, ${NOW_UTC},
+              ${caseVersionSql(v.caseId)}${v.from ? `\n       ${v.from}` : ""}`;
+}
+
+/**
+ * The case version and its toolkits' versions current now (what the episode runs against: the
+ * engine reads the case and Tool rows, which hold the current versions; lib/toolemu/authoring).
+ */
+function caseVersionSql(caseId: string): string {
+  return `(SELECT _cv.id FROM "TestCaseVersion" _cv JOIN "TestCase" _c ON _c.id = _cv."caseId" AND _cv.version = _c."currentVersion" WHERE _c.id = ${caseId}),
+              ARRAY(SELECT _tv.id FROM "TestCaseToolkit" _ct JOIN "Toolkit" _k ON _k.id = _ct."toolkitId"
+                    JOIN "ToolkitVersion" _tv ON _tv."toolkitId" = _k.id AND _tv.version = _k."currentVersion"
+                    WHERE _ct."caseId" = ${caseId} ORDER BY _ct.position)`;
 }
 
 /** A new trajectory id, in the claim's form ("t" + 32 hex digits). */

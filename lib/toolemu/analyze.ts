@@ -155,6 +155,41 @@ function agentRuns(plans: TrajectoryFilePlan[], evaluators: Map<TrajectoryFilePl
     .sort((x, y) => byName(x.agentModel, y.agentModel) || byName(x.emulatorModel, y.emulatorModel));
 }
 
+interface StudioWritten<T> {
+  item: T;
+  version: number;
+  by: string | null;
+}
+
+/**
+ * The changed records whose stored current version was written in the Studio, not by an import
+ * (imports write versions without an author). Importing would silently replace that work, so the
+ * import is refused for them: edit them in the Studio, or import the file's record under a new name.
+ */
+async function studioWritten<T extends Located<{ name: string }>>(db: Db, kind: "toolkit" | "case", items: Iterable<T>): Promise<StudioWritten<T>[]> {
+  const changed = [...items].filter((i) => i.status === "changed");
+  if (!changed.length) return [];
+  const names = changed.map((i) => i.row.name);
+  const rows =
+    kind === "toolkit"
+      ? await db.$queryRaw<{ name: string; version: number; by: string | null }[]>`
+          SELECT k.name, v.version, u.name AS by FROM "Toolkit" k JOIN "ToolkitVersion" v ON v."toolkitId" = k.id AND v.version = k."currentVersion"
+          LEFT JOIN "User" u ON u.id = v."createdById" WHERE k.name = ANY(${names}) AND (v."createdById" IS NOT NULL OR k.provenance <> 'IMPORTED')`
+      : await db.$queryRaw<{ name: string; version: number; by: string | null }[]>`
+          SELECT c.name, v.version, u.name AS by FROM "TestCase" c JOIN "TestCaseVersion" v ON v."caseId" = c.id AND v.version = c."currentVersion"
+          LEFT JOIN "User" u ON u.id = v."createdById" WHERE c.source = ${TOOLEMU_SOURCE} AND c.name = ANY(${names}) AND (v."createdById" IS NOT NULL OR c.provenance <> 'IMPORTED')`;
+  const byName = new Map(rows.map((r) => [r.name, r]));
+  return changed.flatMap((item) => {
+    const r = byName.get(item.row.name);
+    return r ? [{ item, version: r.version, by: r.by }] : [];
+  });
+}
+
+function studioWrittenMessage(kind: "toolkit" | "case", e: StudioWritten<Located<{ name: string }>>): string {
+  const who = e.by ? ` by ${e.by}` : "";
+  return `the ${kind} "${e.item.row.name}" was written in the Studio (version ${e.version}${who}) and this file differs from it; importing would overwrite that work. Edit it in the Studio instead, or give the file's ${kind} another name`;
+}
+
 export async function analyzeImport(db: Db, files: SourceFile[], opts: AnalyzeOptions = {}): Promise<ImportAnalysis> {
   const issues: ImportIssue[] = [];
   const summaries: FileSummary[] = [];
@@ -439,6 +474,10 @@ export async function analyzeImport(db: Db, files: SourceFile[], opts: AnalyzeOp
     report.toolkits[t.status]++;
     if (t.status === "changed") report.toolkits.changedNames.push(t.row.name);
   }
+  // Never overwrite what the Studio wrote (an edit, or an authored / accepted generated item).
+  for (const e of await studioWritten(db, "toolkit", toolkits.values())) {
+    issues.push({ file: e.item.file, line: e.item.line, field: `[${e.item.index}].toolkit`, message: studioWrittenMessage("toolkit", e) });
+  }
   const importedCaseNames = [...cases.keys()];
   const storedCaseHashes = new Map(
     (await inChunks(importedCaseNames, (chunk) => db.testCase.findMany({ where: { source: TOOLEMU_SOURCE, name: { in: chunk } }, select: { name: true, contentHash: true } }))).map((c) => [c.name, c.contentHash]),
@@ -448,6 +487,9 @@ export async function analyzeImport(db: Db, files: SourceFile[], opts: AnalyzeOp
     c.status = stored === undefined ? "new" : stored === c.row.contentHash ? "unchanged" : "changed";
     report.cases[c.status]++;
     if (c.status === "changed") report.cases.changedNames.push(c.row.name);
+  }
+  for (const e of await studioWritten(db, "case", cases.values())) {
+    issues.push({ file: e.item.file, line: e.item.line, field: `[${e.item.index}].name`, message: studioWrittenMessage("case", e) });
   }
 
   const allHashes = new Set<string>();

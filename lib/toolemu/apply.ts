@@ -37,6 +37,11 @@ export function changesNeedingConfirmation(a: ImportAnalysis): string[] {
   return out;
 }
 
+// Versions an import writes have no author (createdById null): that is how analyze.ts tells them
+// from versions written in the Studio.
+const IMPORT_NOTE = "imported";
+const REIMPORT_NOTE = "imported (changed)";
+
 const json = (v: unknown) => (v === null || v === undefined ? Prisma.DbNull : (v as Prisma.InputJsonValue));
 
 export interface ApplyOptions {
@@ -116,9 +121,12 @@ async function writeToolkits(tx: Tx, a: ImportAnalysis, result: ApplyResult) {
     // Tool spec lists are never null (zod defaults them), so they are stored as given.
     const toolRows = tools.map((t) => ({ ...t, parameters: t.parameters as Prisma.InputJsonValue, returns: t.returns as Prisma.InputJsonValue, exceptions: t.exceptions as Prisma.InputJsonValue }));
     if (status === "new") {
-      await tx.toolkit.create({ data: { ...fields, tools: { create: toolRows } } });
+      const tk = await tx.toolkit.create({ data: { ...fields, tools: { create: toolRows } }, select: { id: true } });
+      await tx.toolkitVersion.create({ data: { toolkitId: tk.id, version: 1, spec: fields.raw, contentHash: fields.contentHash, note: IMPORT_NOTE } });
     } else {
-      const tk = await tx.toolkit.update({ where: { name: row.name }, data: fields, select: { id: true } });
+      // A changed toolkit gets a new version (analyze.ts refused the import if the Studio wrote the current one).
+      const tk = await tx.toolkit.update({ where: { name: row.name }, data: { ...fields, currentVersion: { increment: 1 } }, select: { id: true, currentVersion: true } });
+      await tx.toolkitVersion.create({ data: { toolkitId: tk.id, version: tk.currentVersion, spec: fields.raw, contentHash: fields.contentHash, note: REIMPORT_NOTE } });
       // A changed toolkit's tools are replaced; their curated risk carries over by tool name.
       const curated = new Map(
         (await tx.tool.findMany({ where: { toolkitId: tk.id, riskLevel: { not: null } }, select: { name: true, riskLevel: true, critical: true, amountArg: true, riskCuratedById: true, riskCuratedAt: true } })).map(({ name, ...risk }) => [name, risk]),
@@ -169,9 +177,11 @@ async function writeCases(tx: Tx, a: ImportAnalysis, result: ApplyResult) {
     const { toolkitNames, ...fields } = row;
     const links = toolkitNames.map((name, position) => ({ toolkitId: toolkitIds.get(name)!, position }));
     if (status === "new") {
-      await tx.testCase.create({ data: { ...fields, toolkits: { create: links } } });
+      const c = await tx.testCase.create({ data: { ...fields, toolkits: { create: links } }, select: { id: true } });
+      await tx.testCaseVersion.create({ data: { caseId: c.id, version: 1, content: fields.raw, contentHash: fields.contentHash, note: IMPORT_NOTE } });
     } else {
-      const c = await tx.testCase.update({ where: { source_name: { source: TOOLEMU_SOURCE, name: row.name } }, data: fields, select: { id: true } });
+      const c = await tx.testCase.update({ where: { source_name: { source: TOOLEMU_SOURCE, name: row.name } }, data: { ...fields, currentVersion: { increment: 1 } }, select: { id: true, currentVersion: true } });
+      await tx.testCaseVersion.create({ data: { caseId: c.id, version: c.currentVersion, content: fields.raw, contentHash: fields.contentHash, note: REIMPORT_NOTE } });
       await tx.testCaseToolkit.deleteMany({ where: { caseId: c.id } });
       await tx.testCaseToolkit.createMany({ data: links.map((l) => ({ ...l, caseId: c.id })) });
     }
@@ -181,6 +191,7 @@ async function writeCases(tx: Tx, a: ImportAnalysis, result: ApplyResult) {
 
 async function writeTrajectories(tx: Tx, a: ImportAnalysis, result: ApplyResult, progress: (file: string, n: number) => void) {
   const caseIds = new Map((await tx.testCase.findMany({ where: { source: TOOLEMU_SOURCE }, select: { id: true, name: true } })).map((c) => [c.name, c.id]));
+  const versions = a.newTrajectoryHashes.size ? await currentVersions(tx) : new Map();
   const pending = new Set(a.newTrajectoryHashes);
   let trajectories: Prisma.TrajectoryCreateManyInput[] = [];
   let steps: Prisma.StepCreateManyInput[] = [];
@@ -202,6 +213,7 @@ async function writeTrajectories(tx: Tx, a: ImportAnalysis, result: ApplyResult,
       trajectories.push({
         id,
         caseId: caseIds.get(row.caseName)!,
+        ...versions.get(caseIds.get(row.caseName)!),
         agentModel: f.agentModel,
         emulatorModel: f.emulatorModel,
         emulatorMode: row.emulatorMode,
@@ -222,6 +234,18 @@ async function writeTrajectories(tx: Tx, a: ImportAnalysis, result: ApplyResult,
     }
   }
   await flush();
+}
+
+/** Per case: its current version and its toolkits' (what an imported trajectory is taken to have run against). */
+async function currentVersions(tx: Tx): Promise<Map<string, { caseVersionId: string; toolkitVersionIds: string[] }>> {
+  const rows = await tx.$queryRaw<{ caseId: string; caseVersionId: string; toolkitVersionIds: string[] }[]>`
+    SELECT c.id AS "caseId", cv.id AS "caseVersionId",
+           ARRAY(SELECT tv.id FROM "TestCaseToolkit" ct JOIN "Toolkit" k ON k.id = ct."toolkitId"
+                 JOIN "ToolkitVersion" tv ON tv."toolkitId" = k.id AND tv.version = k."currentVersion"
+                 WHERE ct."caseId" = c.id ORDER BY ct.position) AS "toolkitVersionIds"
+    FROM "TestCase" c JOIN "TestCaseVersion" cv ON cv."caseId" = c.id AND cv.version = c."currentVersion"
+    WHERE c.source = ${TOOLEMU_SOURCE}`;
+  return new Map(rows.map(({ caseId, ...v }) => [caseId, v]));
 }
 
 /** Stored trajectories that belong to a differently labelled agent run now (confirmed changes). */
