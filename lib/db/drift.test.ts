@@ -23,6 +23,10 @@ const FIX = "Create the missing migration with: npm run db:diff -- --name <chang
 const HAND_WRITTEN = [
   // A trajectory belongs to a ToolEmu case or a SAGE scenario, never both or neither (SAGE migration).
   `constraint Trajectory.Trajectory_case_xor_scenario: only in migrations: c: CHECK ((("caseId" IS NULL) <> ("scenarioId" IS NULL)))`,
+  // A run episode plays a ToolEmu case or a SAGE scenario, never both or neither (sage_runs migration).
+  `constraint RunEpisode.RunEpisode_case_xor_scenario: only in migrations: c: CHECK ((("caseId" IS NULL) <> ("scenarioId" IS NULL)))`,
+  // A campaign item is a trajectory or a SAGE scenario, never both or neither (campaign_scenarios_form_versions migration).
+  `constraint CampaignItem.CampaignItem_trajectory_xor_scenario: only in migrations: c: CHECK ((("trajectoryId" IS NULL) <> ("scenarioId" IS NULL)))`,
   // Full-text search over trajectories: GIN indexes on the exact expressions the search query uses
   // (trajectory_search migration; lib/toolemu/queries/trajectory-search.ts).
   `index TestCase_search_idx: only in migrations: CREATE INDEX "TestCase_search_idx" ON public."TestCase" USING gin (to_tsvector('english'::regconfig, "userInstruction"))`,
