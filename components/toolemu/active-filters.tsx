@@ -2,12 +2,15 @@ import Link from "next/link";
 import { filterQuery, hasActiveFilter, type TrajectoryFilter } from "@/lib/toolemu/filters";
 import { MODE_LABELS, shortModel } from "./format";
 
-type Key = "agent" | "mode" | "case" | "toolkit" | "evaluator" | "safety" | "failure" | "help" | "calls" | "hasErrors";
+type Key = "q" | "run" | "campaign" | "agent" | "mode" | "case" | "toolkit" | "evaluator" | "safety" | "failure" | "help" | "calls" | "hasErrors";
 
 /** The active filters as chips; each removes itself (and goes back to page 1). */
-export function ActiveFilters({ filter }: { filter: TrajectoryFilter }) {
+export function ActiveFilters({ filter, names = {} }: { filter: TrajectoryFilter; names?: { run?: string; campaign?: string } }) {
   if (!hasActiveFilter(filter)) return null;
   const chips: { key: Key; label: string }[] = [];
+  if (filter.q) chips.push({ key: "q", label: `Search: ${filter.q}` });
+  if (filter.run) chips.push({ key: "run", label: `Run: ${names.run ?? filter.run}` });
+  if (filter.campaign) chips.push({ key: "campaign", label: `Campaign: ${names.campaign ?? filter.campaign}` });
   if (filter.agent) chips.push({ key: "agent", label: `Agent: ${shortModel(filter.agent)}` });
   if (filter.mode) chips.push({ key: "mode", label: `Mode: ${MODE_LABELS[filter.mode]}` });
   if (filter.case) chips.push({ key: "case", label: `Case: ${filter.case}` });
@@ -21,6 +24,8 @@ export function ActiveFilters({ filter }: { filter: TrajectoryFilter }) {
   const without = (key: Key): TrajectoryFilter => {
     const next = { ...filter, page: 1 };
     delete next[key];
+    // Best match first means nothing without the search.
+    if (key === "q" && next.sort === "relevance") next.sort = "newest";
     return next;
   };
   return (
@@ -32,7 +37,7 @@ export function ActiveFilters({ filter }: { filter: TrajectoryFilter }) {
           {c.label} <span aria-hidden="true" className="text-indigo-500">×</span>
         </Link>
       ))}
-      <Link href={`/trajectories${filterQuery({ sort: filter.sort, page: 1 })}`} className="text-slate-600 underline hover:text-slate-900">Clear filters</Link>
+      <Link href={`/trajectories${filterQuery({ sort: filter.sort === "relevance" ? "newest" : filter.sort, page: 1 })}`} className="text-slate-600 underline hover:text-slate-900">Clear filters</Link>
     </div>
   );
 }

@@ -6,7 +6,7 @@
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import type { TrajectoryFacets, OptionCount } from "@/lib/toolemu/queries/trajectory-facets";
-import { EMULATOR_MODES, SORT_LABELS, TRAJECTORY_SORTS, filterQuery, parseTrajectoryFilter, type TrajectoryFilter } from "@/lib/toolemu/filters";
+import { EMULATOR_MODES, SORT_LABELS, TRAJECTORY_SORTS, defaultSort, filterQuery, parseTrajectoryFilter, type TrajectoryFilter } from "@/lib/toolemu/filters";
 import { MODE_LABELS, shortModel } from "./format";
 import { fmtInt } from "@/components/ui/format";
 import { SCORE_LABELS, SCORE_VALUES, type ScoreKind } from "./score-scale";
@@ -36,6 +36,8 @@ export function TrajectoryFilterBar({ filter, facets }: Props) {
   function apply(form: HTMLFormElement) {
     const values: Record<string, string> = {};
     for (const [k, v] of new FormData(form)) if (typeof v === "string" && v.trim()) values[k] = v.trim();
+    // A new search starts in its own default order (best match first) unless a sort was picked.
+    if (values.q !== filter.q && values.sort === defaultSort(filter)) delete values.sort;
     const next = { ...parseTrajectoryFilter(values), page: 1 };
     startTransition(() => router.push(`/trajectories${filterQuery(next)}`));
   }
@@ -72,6 +74,15 @@ export function TrajectoryFilterBar({ filter, facets }: Props) {
         if (target instanceof HTMLSelectElement) apply(e.currentTarget);
       }}
     >
+      <div className="mb-3 flex flex-col">
+        <label htmlFor="filter-q-input" className={labelCls}>Search</label>
+        <input id="filter-q-input" name="q" type="search" defaultValue={filter.q ?? ""} maxLength={300} autoComplete="off"
+          placeholder='Words in the instruction, a step (thought, action, input, observation) or the final answer — e.g. rm -rf, "wire transfer", email or phone'
+          className={control} data-testid="filter-q" aria-describedby="filter-q-hint" />
+        <p id="filter-q-hint" className="mt-1 text-xs text-slate-500">
+          Press Enter to search. Words are matched by their stem (&ldquo;deleting&rdquo; finds &ldquo;deleted&rdquo;) and must all appear in one place — the instruction, one step or the final answer; &ldquo;quotes&rdquo; for a phrase, <kbd>or</kbd> for either, <kbd>-word</kbd> to exclude. Best matches first.
+        </p>
+      </div>
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-5">
         <div className={fieldCls}>
           <label htmlFor="filter-agent-input" className={labelCls}>Agent model</label>
@@ -154,9 +165,23 @@ export function TrajectoryFilterBar({ filter, facets }: Props) {
           </select>
         </div>
         <div className={fieldCls}>
+          <label htmlFor="filter-run-input" className={labelCls}>Run</label>
+          <select id="filter-run-input" name="run" defaultValue={filter.run ?? ""} className={control} data-testid="filter-run" title="Trajectories a run played, or scored (evaluation and critic runs)">
+            <option value="">Any run or none</option>
+            {withSelected(facets.runs, filter.run).map((o) => <option key={o.value} value={o.value}>{`${o.label ?? o.value} (${fmtInt(o.count)})`}</option>)}
+          </select>
+        </div>
+        <div className={fieldCls}>
+          <label htmlFor="filter-campaign-input" className={labelCls}>Campaign</label>
+          <select id="filter-campaign-input" name="campaign" defaultValue={filter.campaign ?? ""} className={control} data-testid="filter-campaign" title="Trajectories that are items of an annotation campaign">
+            <option value="">Any campaign or none</option>
+            {withSelected(facets.campaigns, filter.campaign).map((o) => <option key={o.value} value={o.value}>{`${o.label ?? o.value} (${fmtInt(o.count)})`}</option>)}
+          </select>
+        </div>
+        <div className={fieldCls}>
           <label htmlFor="filter-sort-input" className={labelCls}>Sort</label>
           <select id="filter-sort-input" name="sort" defaultValue={filter.sort} className={control} data-testid="filter-sort">
-            {TRAJECTORY_SORTS.map((s) => <option key={s} value={s}>{SORT_LABELS[s]}</option>)}
+            {TRAJECTORY_SORTS.filter((s) => s !== "relevance" || filter.q).map((s) => <option key={s} value={s}>{SORT_LABELS[s]}</option>)}
           </select>
         </div>
         <div className="flex items-end gap-3">

@@ -3,6 +3,7 @@ import type { TrajectoryRow } from "@/lib/toolemu/queries/trajectories";
 import { filterQuery, type TrajectoryFilter, type TrajectorySort } from "@/lib/toolemu/filters";
 import { DataTable, type Column, type ColumnSort } from "@/components/ui/data-table";
 import { ScoreList } from "./score-badge";
+import { SearchSnippets } from "./search-snippets";
 import { MODE_LABELS, formatDate, shortModel, truncate } from "./format";
 
 type Dir = "ascending" | "descending";
@@ -24,6 +25,7 @@ export function TrajectoryTable({ rows, filter }: { rows: TrajectoryRow[]; filte
         <>
           <Link href={`/trajectories/${r.id}${carry}`} className="font-medium text-indigo-700 hover:underline" aria-label={`Trajectory ${r.id} of case ${r.caseName}`}>{r.caseName}</Link>
           <p className="mt-0.5 text-xs text-slate-600" title={r.instruction}>{truncate(r.instruction, 120)}</p>
+          {r.search && <SearchSnippets search={r.search} href={`/trajectories/${r.id}${carry}`} />}
         </>
       ),
     },

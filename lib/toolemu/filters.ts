@@ -9,11 +9,17 @@ import { assertCleanQueryParams } from "@/lib/http/query-params";
 export const EMULATOR_MODES = ["STANDARD", "ADVERSARIAL"] as const;
 export type EmulatorModeValue = (typeof EMULATOR_MODES)[number];
 
-export const TRAJECTORY_SORTS = ["newest", "oldest", "case", "safety", "safety-desc", "helpfulness", "helpfulness-desc"] as const;
+export const TRAJECTORY_SORTS = ["relevance", "newest", "oldest", "case", "safety", "safety-desc", "helpfulness", "helpfulness-desc"] as const;
 export type TrajectorySort = (typeof TRAJECTORY_SORTS)[number];
 const DEFAULT_SORT: TrajectorySort = "newest";
 
+/** A search sorts by relevance unless another order is chosen; without one, newest first. */
+export function defaultSort(filter: { q?: string }): TrajectorySort {
+  return filter.q ? "relevance" : DEFAULT_SORT;
+}
+
 export const SORT_LABELS: Record<TrajectorySort, string> = {
+  relevance: "Best match first (search)",
   newest: "Newest first",
   oldest: "Oldest first",
   case: "Case",
@@ -30,6 +36,15 @@ export const PAGE_SIZE = 50;
 const MAX_PAGE = 1_000_000;
 
 export interface TrajectoryFilter {
+  /**
+   * Full-text search (PostgreSQL websearch syntax: words, "a phrase", or, -not) over the case's
+   * instruction, each step's thought, action, input and observation, and the final answer.
+   */
+  q?: string;
+  /** Trajectories played for this run (Run id). */
+  run?: string;
+  /** Trajectories that are items of this annotation campaign (Campaign id). */
+  campaign?: string;
   /** Agent model, exact (e.g. "Qwen/Qwen2.5-7B-Instruct"). */
   agent?: string;
   mode?: EmulatorModeValue;
@@ -59,7 +74,7 @@ export interface TrajectoryFilter {
 }
 
 /** The keys a filter occupies in the URL, in a stable order. */
-const FILTER_KEYS = ["agent", "mode", "case", "toolkit", "evaluator", "safety", "failure", "help", "calls", "errors", "sort", "page"] as const;
+const FILTER_KEYS = ["q", "run", "campaign", "agent", "mode", "case", "toolkit", "evaluator", "safety", "failure", "help", "calls", "errors", "sort", "page"] as const;
 
 const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
 
@@ -82,10 +97,13 @@ const calls = z.preprocess((v) => {
   const s = first(v);
   return typeof s === "string" ? s.trim().toLowerCase() : s;
 }, z.enum(TOOL_CALLS)).optional().catch(undefined);
-const sort = z.preprocess(first, z.enum(TRAJECTORY_SORTS)).catch(DEFAULT_SORT);
+const sort = z.preprocess(first, z.enum(TRAJECTORY_SORTS)).optional().catch(undefined);
 const page = z.preprocess(first, z.string().trim().regex(/^\d{1,7}$/).transform(Number).pipe(z.number().int().min(1).max(MAX_PAGE))).catch(1);
 
 const trajectoryFilterSchema = z.object({
+  q: text,
+  run: text,
+  campaign: text,
   agent: text,
   mode,
   case: text,
@@ -125,7 +143,12 @@ export function parseTrajectoryFilter(input: SearchParamsInput | null | undefine
   // Every field catches its own errors, so this only fails on a non-object input.
   if (!parsed.success) return { sort: DEFAULT_SORT, page: 1 };
   const { errors, ...rest } = parsed.data;
-  const out: TrajectoryFilter = { sort: rest.sort, page: rest.page };
+  // "relevance" means nothing without a search: newest first then.
+  const sorted = rest.sort && (rest.sort !== "relevance" || rest.q) ? rest.sort : defaultSort(rest);
+  const out: TrajectoryFilter = { sort: sorted, page: rest.page };
+  if (rest.q !== undefined) out.q = rest.q;
+  if (rest.run !== undefined) out.run = rest.run;
+  if (rest.campaign !== undefined) out.campaign = rest.campaign;
   if (rest.agent !== undefined) out.agent = rest.agent;
   if (rest.mode !== undefined) out.mode = rest.mode;
   if (rest.case !== undefined) out.case = rest.case;
@@ -145,6 +168,9 @@ export function parseTrajectoryFilter(input: SearchParamsInput | null | undefine
  */
 export function trajectoryFilterToSearchParams(filter: Partial<TrajectoryFilter>, opts: { page?: boolean; sort?: boolean } = {}): URLSearchParams {
   const p = new URLSearchParams();
+  if (filter.q) p.set("q", filter.q);
+  if (filter.run) p.set("run", filter.run);
+  if (filter.campaign) p.set("campaign", filter.campaign);
   if (filter.agent) p.set("agent", filter.agent);
   if (filter.mode) p.set("mode", filter.mode);
   if (filter.case) p.set("case", filter.case);
@@ -155,7 +181,7 @@ export function trajectoryFilterToSearchParams(filter: Partial<TrajectoryFilter>
   if (filter.help !== undefined) p.set("help", String(filter.help));
   if (filter.calls) p.set("calls", filter.calls);
   if (filter.hasErrors !== undefined) p.set("errors", filter.hasErrors ? "1" : "0");
-  if (opts.sort !== false && filter.sort && filter.sort !== DEFAULT_SORT) p.set("sort", filter.sort);
+  if (opts.sort !== false && filter.sort && filter.sort !== defaultSort(filter)) p.set("sort", filter.sort);
   if (opts.page !== false && filter.page && filter.page > 1) p.set("page", String(filter.page));
   return p;
 }
@@ -169,6 +195,9 @@ export function filterQuery(filter: Partial<TrajectoryFilter>, opts?: { page?: b
 /** True when any filter (not sort or page) is set. */
 export function hasActiveFilter(filter: TrajectoryFilter): boolean {
   return (
+    filter.q !== undefined ||
+    filter.run !== undefined ||
+    filter.campaign !== undefined ||
     filter.agent !== undefined ||
     filter.mode !== undefined ||
     filter.case !== undefined ||

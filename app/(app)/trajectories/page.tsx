@@ -18,7 +18,7 @@ export const metadata: Metadata = { title: "Trajectories" };
 export default async function TrajectoriesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePermission("trajectory:read");
   const filter = parseTrajectoryFilter(await searchParams);
-  const { totalInDb, list, facets } = await loadTrajectoriesPage(db(), filter);
+  const { totalInDb, searchable, list, facets } = await loadTrajectoriesPage(db(), filter);
   const shown = { ...filter, page: list.page };
   return (
     <>
@@ -42,8 +42,12 @@ export default async function TrajectoriesPage({ searchParams }: { searchParams:
       ) : (
         <>
           <TrajectoryFilterBar key={filterQuery(shown, { page: false })} filter={shown} facets={facets} />
-          <ActiveFilters filter={shown} />
-          {list.total === 0 ? (
+          <ActiveFilters filter={shown} names={{ run: facets.runs.find((o) => o.value === filter.run)?.label, campaign: facets.campaigns.find((o) => o.value === filter.campaign)?.label }} />
+          {!searchable ? (
+            <EmptyState title="Nothing to search for." action={{ href: `/trajectories${filterQuery({ ...filter, q: undefined, sort: "newest", page: 1 })}`, label: "Clear the search" }} testId="no-search-words">
+              <p>&ldquo;{filter.q}&rdquo; holds only words too common to index (like &ldquo;the&rdquo; or &ldquo;and&rdquo;) or punctuation. Search for a more specific word.</p>
+            </EmptyState>
+          ) : list.total === 0 ? (
             <EmptyState title="No trajectories match these filters." action={{ href: `/trajectories${filterQuery({ sort: filter.sort, page: 1 })}`, label: "Clear filters" }} testId="no-matches">
               <p>Remove a filter above, or clear them all.</p>
             </EmptyState>

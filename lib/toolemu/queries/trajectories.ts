@@ -5,6 +5,7 @@ import { PAGE_SIZE, type EmulatorModeValue, type TrajectoryFilter } from "../fil
 import { pageOf, toNumber, type Page, type ScoreCell, type TrajectoryStatusValue } from "./common";
 import { trajectoryFacets } from "./trajectory-facets";
 import { trajectorySort, trajectoryWhere } from "./trajectory-where";
+import { isSearchable, searchSnippets, type TrajectorySnippets } from "./trajectory-search";
 
 export interface TrajectoryRow {
   id: string;
@@ -19,6 +20,8 @@ export interface TrajectoryRow {
   hasErrors: boolean;
   createdAt: Date;
   scores: ScoreCell[];
+  /** With a search: where this trajectory matched, highlighted. */
+  search?: TrajectorySnippets;
 }
 
 export async function countTrajectories(db: Db, filter: TrajectoryFilter): Promise<number> {
@@ -36,7 +39,7 @@ export async function modelPairs(db: Db, filter: TrajectoryFilter): Promise<{ ag
 type RawTrajectoryRow = { id: string; caseName: string; instruction: string; agentModel: string; emulatorModel: string; emulatorMode: string; status: string; stepCount: number; hasErrors: boolean; createdAt: Date };
 
 function trajectoryPageRows(db: Db, filter: TrajectoryFilter, page: number, pageSize: number): Promise<RawTrajectoryRow[]> {
-  const sorted = trajectorySort(filter.sort, filter.evaluator);
+  const sorted = trajectorySort(filter.sort, filter.evaluator, filter.q);
   return db.$queryRaw<RawTrajectoryRow[]>`
     SELECT t.id, c.name AS "caseName", left(c."userInstruction", 240) AS instruction, t."agentModel", t."emulatorModel",
            t."emulatorMode"::text AS "emulatorMode", t.status::text AS status, t."stepCount", t."hasErrors", t."createdAt"
@@ -56,7 +59,8 @@ export async function listTrajectories(db: Db, filter: TrajectoryFilter, pageSiz
   // A page past the end shows the last page rather than nothing.
   const page = Math.min(wanted, pageCount);
   if (page !== wanted) rows = await trajectoryPageRows(db, filter, page, pageSize);
-  const scores = await scoresFor(db, rows.map((r) => r.id));
+  const ids = rows.map((r) => r.id);
+  const [scores, snippets] = await Promise.all([scoresFor(db, ids), filter.q ? searchSnippets(db, ids, filter.q) : null]);
   return pageOf(
     rows.map((r) => ({
       ...r,
@@ -64,6 +68,7 @@ export async function listTrajectories(db: Db, filter: TrajectoryFilter, pageSiz
       emulatorMode: r.emulatorMode as EmulatorModeValue,
       status: r.status as TrajectoryStatusValue,
       scores: scores.get(r.id) ?? [],
+      ...(snippets ? { search: snippets.get(r.id) ?? { snippets: [], moreSteps: 0 } } : {}),
     })),
     total,
     page,
@@ -90,7 +95,7 @@ export async function scoresFor(db: Db, trajectoryIds: string[]): Promise<Map<st
 
 /** All ids of the filtered trajectories in the filter's order (for exports; ids are small). */
 export async function orderedTrajectoryIds(db: Db, filter: TrajectoryFilter): Promise<string[]> {
-  const sorted = trajectorySort(filter.sort, filter.evaluator);
+  const sorted = trajectorySort(filter.sort, filter.evaluator, filter.q);
   const rows = await db.$queryRaw<{ id: string }[]>`
     SELECT t.id FROM "Trajectory" t JOIN "TestCase" c ON c.id = t."caseId" ${sorted.join}
     WHERE ${trajectoryWhere(filter)}
@@ -110,7 +115,9 @@ export async function evaluatorModelsFor(db: Db, filter: TrajectoryFilter): Prom
 
 export async function loadTrajectoriesPage(db: Db, filter: TrajectoryFilter) {
   const totalInDb = await db.trajectory.count();
-  if (totalInDb === 0) return { totalInDb, list: pageOf<TrajectoryRow>([], 0, 1, PAGE_SIZE), facets: null };
+  // A search of stop words only ("the") matches nothing; the page says why instead of "no matches".
+  const searchable = filter.q ? await isSearchable(db, filter.q) : true;
+  if (totalInDb === 0) return { totalInDb, searchable, list: pageOf<TrajectoryRow>([], 0, 1, PAGE_SIZE), facets: null };
   const [list, facets] = await Promise.all([listTrajectories(db, filter), trajectoryFacets(db, filter)]);
-  return { totalInDb, list, facets };
+  return { totalInDb, searchable, list, facets };
 }

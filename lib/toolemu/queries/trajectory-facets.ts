@@ -10,6 +10,8 @@ import { trajectoryWhere, type FilterDimension } from "./trajectory-where";
 export interface OptionCount {
   value: string;
   count: number;
+  /** Shown instead of the value (runs and campaigns are chosen by id, read by name). */
+  label?: string;
 }
 
 export interface TrajectoryFacets {
@@ -26,6 +28,10 @@ export interface TrajectoryFacets {
   failure: { failures: number; nonFailures: number };
   /** Trajectories without / with an executed tool call. */
   calls: { none: number; some: number };
+  /** Runs with trajectories in the filter (played or scored by the run), newest first. */
+  runs: OptionCount[];
+  /** Annotation campaigns with trajectories of the filter as items, newest first. */
+  campaigns: OptionCount[];
 }
 
 /**
@@ -51,7 +57,9 @@ export async function trajectoryFacets(db: Db, f: TrajectoryFilter): Promise<Tra
     SELECT count(*) FILTER (WHERE ${hasExecutedCallSql("t")}) AS some, count(*) AS n
     FROM "Trajectory" t WHERE ${trajectoryWhere(f, { omit: ["calls"] })}`;
 
-  const [agents, modes, evaluators, toolkits, cases, safety, helpfulness, errors, band, callRows] = await Promise.all([
+  type L = { value: string; label: string; n: bigint };
+  const labelled = (rows: L[]): OptionCount[] => rows.map((r) => ({ value: r.value, label: r.label, count: toNumber(r.n) }));
+  const [agents, modes, evaluators, toolkits, cases, safety, helpfulness, errors, band, callRows, runs, campaigns] = await Promise.all([
     db.$queryRaw<R[]>`SELECT t."agentModel" AS value, count(*) AS n FROM "Trajectory" t WHERE ${trajectoryWhere(f, { omit: ["agent"] })} GROUP BY 1 ORDER BY 1`,
     db.$queryRaw<R[]>`SELECT t."emulatorMode"::text AS value, count(*) AS n FROM "Trajectory" t WHERE ${trajectoryWhere(f, { omit: ["mode"] })} GROUP BY 1 ORDER BY 1`,
     // For each evaluator: how many trajectories the filter would give with that evaluator chosen
@@ -73,6 +81,16 @@ export async function trajectoryFacets(db: Db, f: TrajectoryFilter): Promise<Tra
     db.$queryRaw<R[]>`SELECT t."hasErrors" AS value, count(*) AS n FROM "Trajectory" t WHERE ${trajectoryWhere(f, { omit: ["hasErrors"] })} GROUP BY 1`,
     bandCounts(),
     callCounts(),
+    db.$queryRaw<L[]>`
+      SELECT r.id AS value, r.name AS label, count(DISTINCT t.id) AS n
+      FROM (SELECT id AS tid, "runId" AS rid FROM "Trajectory" WHERE "runId" IS NOT NULL
+            UNION SELECT "sourceTrajectoryId", "runId" FROM "RunEpisode" WHERE "sourceTrajectoryId" IS NOT NULL) x
+      JOIN "Run" r ON r.id = x.rid JOIN "Trajectory" t ON t.id = x.tid
+      WHERE ${trajectoryWhere(f, { omit: ["run"] })} GROUP BY r.id, r.name, r."createdAt" ORDER BY r."createdAt" DESC, r.id`,
+    db.$queryRaw<L[]>`
+      SELECT ca.id AS value, ca.name AS label, count(*) AS n
+      FROM "CampaignItem" ci JOIN "Campaign" ca ON ca.id = ci."campaignId" JOIN "Trajectory" t ON t.id = ci."trajectoryId"
+      WHERE ${trajectoryWhere(f, { omit: ["campaign"] })} GROUP BY ca.id, ca.name, ca."createdAt" ORDER BY ca."createdAt" DESC, ca.id`,
   ]);
   const some = toNumber(callRows[0]?.some);
   const errorCount = (v: boolean) => toNumber(errors.find((r) => r.value === v)?.n);
@@ -87,5 +105,7 @@ export async function trajectoryFacets(db: Db, f: TrajectoryFilter): Promise<Tra
     errors: { withErrors: errorCount(true), withoutErrors: errorCount(false) },
     failure: { failures: toNumber(band[0]?.failures), nonFailures: toNumber(band[0]?.non_failures) },
     calls: { none: toNumber(callRows[0]?.n) - some, some },
+    runs: labelled(runs),
+    campaigns: labelled(campaigns),
   };
 }

@@ -6,8 +6,9 @@ import { Prisma } from "@/lib/db/generated/client";
 import { hasExecutedCallSql } from "../executed-calls";
 import type { TrajectoryFilter, TrajectorySort } from "../filters";
 import { caseNameOrder, kindSql, type EvaluationKindValue } from "./common";
+import { searchCondition, searchRank } from "./trajectory-search";
 
-export type FilterDimension = "agent" | "mode" | "case" | "toolkit" | "evaluator" | "safety" | "failure" | "help" | "calls" | "hasErrors";
+export type FilterDimension = "q" | "run" | "campaign" | "agent" | "mode" | "case" | "toolkit" | "evaluator" | "safety" | "failure" | "help" | "calls" | "hasErrors";
 
 interface WhereOptions {
   /** Leave these dimensions out (the per-option counts of a dimension ignore its own value). */
@@ -26,6 +27,14 @@ export function trajectoryWhere(f: TrajectoryFilter, opts: WhereOptions = {}): P
   const conds: Prisma.Sql[] = [Prisma.sql`t."caseId" IS NOT NULL`];
   const evaluator = opts.evaluatorExpr ?? (f.evaluator !== undefined && !omit.has("evaluator") ? Prisma.sql`${f.evaluator}` : null);
 
+  if (f.q !== undefined && !omit.has("q")) conds.push(searchCondition(f.q));
+  // A run's trajectories: the episodes it played, or those an evaluation / critic run scored.
+  if (f.run !== undefined && !omit.has("run")) {
+    conds.push(Prisma.sql`(t."runId" = ${f.run} OR t.id IN (SELECT re."sourceTrajectoryId" FROM "RunEpisode" re WHERE re."runId" = ${f.run} AND re."sourceTrajectoryId" IS NOT NULL))`);
+  }
+  if (f.campaign !== undefined && !omit.has("campaign")) {
+    conds.push(Prisma.sql`t.id IN (SELECT ci."trajectoryId" FROM "CampaignItem" ci WHERE ci."campaignId" = ${f.campaign} AND ci."trajectoryId" IS NOT NULL)`);
+  }
   if (f.agent !== undefined && !omit.has("agent")) conds.push(Prisma.sql`t."agentModel" = ${f.agent}`);
   if (f.mode !== undefined && !omit.has("mode")) conds.push(Prisma.sql`t."emulatorMode" = CAST(${f.mode} AS "EmulatorMode")`);
   if (f.case !== undefined && !omit.has("case")) {
@@ -69,7 +78,7 @@ interface SortSql {
  * unique (trajectoryId, kind, evaluatorModel) index, so the planner may hash or loop), or the mean
  * over evaluators when none is chosen. Unscored trajectories sort last either way.
  */
-export function trajectorySort(sort: TrajectorySort, evaluator: string | undefined): SortSql {
+export function trajectorySort(sort: TrajectorySort, evaluator: string | undefined, q?: string): SortSql {
   const byScore = (kind: EvaluationKindValue, dir: "ASC" | "DESC"): SortSql => {
     const direction = dir === "ASC" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
     if (evaluator !== undefined) {
@@ -82,6 +91,9 @@ export function trajectorySort(sort: TrajectorySort, evaluator: string | undefin
     return { join: Prisma.empty, order: Prisma.sql`${mean} ${direction} NULLS LAST, t."createdAt" DESC, t.id DESC` };
   };
   switch (sort) {
+    case "relevance":
+      // Best match first (lib/toolemu/queries/trajectory-search.ts); without a search, newest first.
+      return q ? { join: Prisma.empty, order: Prisma.sql`${searchRank(q)} DESC, t."createdAt" DESC, t.id DESC` } : { join: Prisma.empty, order: Prisma.sql`t."createdAt" DESC, t.id DESC` };
     case "oldest":
       return { join: Prisma.empty, order: Prisma.sql`t."createdAt" ASC, t.id ASC` };
     case "case":

@@ -16,7 +16,7 @@ export interface Neighbours {
 
 /** Where a trajectory sits in the current filter, and its neighbours; null when the filter excludes it. */
 export async function trajectoryNeighbours(db: Db, filter: TrajectoryFilter, id: string): Promise<Neighbours | null> {
-  const sorted = trajectorySort(filter.sort, filter.evaluator);
+  const sorted = trajectorySort(filter.sort, filter.evaluator, filter.q);
   const rows = await db.$queryRaw<{ rn: bigint; total: bigint; prev: string | null; next: string | null }[]>`
     WITH ordered AS (
       SELECT t.id, row_number() OVER w AS rn, lag(t.id) OVER w AS prev, lead(t.id) OVER w AS next, count(*) OVER () AS total
