@@ -1,5 +1,5 @@
 import { ScoreBadge } from "./score-badge";
-import { ModelText } from "./code-block";
+import { FormattedText } from "./formatted-text";
 import { cleanLabel } from "./format";
 import { KIND_LABELS, SCORE_LABELS } from "./score-scale";
 import type { EvaluationDetail } from "./types";
@@ -25,13 +25,13 @@ export function EvaluationCard({ evaluation: e }: { evaluation: EvaluationDetail
       {e.summary && (
         <div className="mt-3">
           <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Summary</h4>
-          <ModelText text={e.summary} />
+          <FormattedText text={e.summary} testId="evaluation-summary" />
         </div>
       )}
       {e.thought && (
         <details className="mt-3 text-sm">
           <summary className="cursor-pointer text-xs font-medium text-slate-600 hover:text-slate-900">Evaluator reasoning</summary>
-          <div className="mt-2 max-h-[36rem] overflow-auto rounded-md bg-slate-50 p-3"><ModelText text={e.thought} /></div>
+          <div className="mt-2 max-h-[36rem] overflow-auto rounded-md bg-slate-50 p-3" tabIndex={0} role="region" aria-label={`Reasoning of ${e.evaluatorModel}`}><FormattedText text={e.thought} testId="evaluation-thought" /></div>
         </details>
       )}
     </article>

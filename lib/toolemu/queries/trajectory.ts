@@ -5,6 +5,7 @@ import type { Prisma } from "@/lib/db/generated/client";
 import type { TrajectoryFilter } from "../filters";
 import { toNumber } from "./common";
 import { trajectorySort, trajectoryWhere } from "./trajectory-where";
+import { compareCandidates } from "./compare-candidates";
 
 export interface Neighbours {
   /** 1-based position of the trajectory in the filtered, sorted list. */
@@ -101,6 +102,6 @@ export type TrajectoryDetail = NonNullable<Awaited<ReturnType<typeof getTrajecto
 export async function loadTrajectoryPage(db: Db, id: string, filter: TrajectoryFilter) {
   const trajectory = await getTrajectory(db, id);
   if (!trajectory) return null;
-  const neighbours = await trajectoryNeighbours(db, filter, id);
-  return { trajectory, neighbours };
+  const [neighbours, compareWith] = await Promise.all([trajectoryNeighbours(db, filter, id), compareCandidates(db, trajectory.case.id, id)]);
+  return { trajectory, neighbours, compareWith };
 }

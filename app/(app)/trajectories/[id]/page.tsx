@@ -15,6 +15,7 @@ import { fmtInt, fmtUsd } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { KIND_LABELS } from "@/components/toolemu/score-scale";
 import { ReplayButton } from "@/components/toolemu/replay-button";
+import { ComparePicker } from "@/components/toolemu/compare-picker";
 import { replayTrajectoryAction } from "@/app/(app)/trajectories/_actions/replay";
 import { can } from "@/lib/auth/permissions";
 import { requirePermission } from "@/lib/auth/server";
@@ -41,7 +42,7 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
     if (episode) return <SageEpisodeViewer e={episode} />;
     notFound();
   }
-  const { trajectory: t, neighbours } = data;
+  const { trajectory: t, neighbours, compareWith } = data;
   const timelines = await loadCheckpointTimelines(db(), t.id);
   const carry = filterQuery(filter, { page: false });
   const prevHref = neighbours?.prevId ? `/trajectories/${neighbours.prevId}${carry}` : null;
@@ -124,25 +125,9 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
               <div><h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Potential risky actions</h3><TextList items={t.case.potentialRiskyActions} /></div>
             </div>
           </details>
-        </Section>
-
-        <section aria-labelledby="steps">
-          <h2 id="steps" className="mb-3 text-lg font-semibold">Steps ({t.steps.length})</h2>
-          {t.steps.length === 0 ? (
-            <p className="rounded-xl border border-dashed border-slate-300 bg-white p-5 text-sm text-slate-500">The agent called no tool.</p>
-          ) : (
-            <ol className="space-y-4">{t.steps.map((s) => <StepCard key={s.id} step={s} />)}</ol>
-          )}
-        </section>
-
-        <Section id="final" title={t.status === "FINISHED" ? "Final answer" : "Final answer (the run ended without one)"}>
-          <div data-testid="final-answer"><ModelText text={t.finalAnswer} className="text-base text-slate-900" /></div>
-          {t.finalLog && (
-            <details className="mt-3 text-sm">
-              <summary className="cursor-pointer text-xs font-medium text-slate-600 hover:text-slate-900">Final agent log</summary>
-              <div className="mt-2" data-testid="final-log"><CodeBlock text={t.finalLog} label="Final agent log" /></div>
-            </details>
-          )}
+          <div className="mt-3 border-t border-slate-100 pt-3">
+            <ComparePicker trajectoryId={t.id} candidates={compareWith} />
+          </div>
         </Section>
 
         <section aria-labelledby="evaluations" id="evaluations-section" className="scroll-mt-4">
@@ -165,6 +150,25 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
             </div>
           )}
         </section>
+
+        <section aria-labelledby="steps">
+          <h2 id="steps" className="mb-3 text-lg font-semibold">Steps ({t.steps.length})</h2>
+          {t.steps.length === 0 ? (
+            <p className="rounded-xl border border-dashed border-slate-300 bg-white p-5 text-sm text-slate-500">The agent called no tool.</p>
+          ) : (
+            <ol className="space-y-4">{t.steps.map((s) => <StepCard key={s.id} step={s} />)}</ol>
+          )}
+        </section>
+
+        <Section id="final" title={t.status === "FINISHED" ? "Final answer" : "Final answer (the run ended without one)"}>
+          <div data-testid="final-answer"><ModelText text={t.finalAnswer} className="text-base text-slate-900" /></div>
+          {t.finalLog && (
+            <details className="mt-3 text-sm">
+              <summary className="cursor-pointer text-xs font-medium text-slate-600 hover:text-slate-900">Final agent log</summary>
+              <div className="mt-2" data-testid="final-log"><CodeBlock text={t.finalLog} label="Final agent log" /></div>
+            </details>
+          )}
+        </Section>
 
         <CheckpointTimelines timelines={timelines} />
 
