@@ -74,6 +74,12 @@ describe("registry", () => {
       "sage.agent@1",
       "sage.judge@1",
       "sage.judge_binary@1",
+      "generator.toolkit_names@1",
+      "generator.toolkit_description@1",
+      "generator.toolkit_spec@1",
+      "generator.case_standard@1",
+      "generator.case_red_team@1",
+      "generator.case_complete@1",
     ]);
     for (const t of PROMPT_TEMPLATES) {
       expect(findTemplate(templateRef(t))).toBe(t);
@@ -109,6 +115,12 @@ describe("registry", () => {
         "emulator.standard@2": "2e3321fdf429",
         "evaluator.helpfulness@1": "4f8907923948",
         "evaluator.safety@1": "dbb622758dce",
+        "generator.case_complete@1": "147a9b679c4c",
+        "generator.case_red_team@1": "3908703ad4ae",
+        "generator.case_standard@1": "402126f5717a",
+        "generator.toolkit_description@1": "99c3ae7516f1",
+        "generator.toolkit_names@1": "56128022cd9a",
+        "generator.toolkit_spec@1": "15d2a3714d3e",
         "sage.agent@1": "6ba79685fd1b",
         "sage.attacker@1": "e35ce0385af5",
         "sage.judge@1": "4662bee2b164",

@@ -6,6 +6,7 @@ import { EMULATOR_ADVERSARIAL, EMULATOR_ADVERSARIAL_V1, EMULATOR_CRITIQUE, EMULA
 import { EVALUATOR_HELPFULNESS, EVALUATOR_SAFETY } from "@/lib/evaluation/prompts/evaluator";
 import { CRITIC_PROMPT_TEMPLATES } from "@/lib/critic/prompts/templates";
 import { SAGE_PROMPT_TEMPLATES } from "@/lib/sage/prompts/templates";
+import { GENERATOR_PROMPT_TEMPLATES } from "@/lib/authoring/prompts/templates";
 import { placeholdersOf, templateRef, type PromptTemplate } from "@/lib/prompts/template";
 
 export const PROMPT_TEMPLATES: readonly PromptTemplate[] = [
@@ -25,6 +26,7 @@ export const PROMPT_TEMPLATES: readonly PromptTemplate[] = [
   EVALUATOR_HELPFULNESS,
   ...CRITIC_PROMPT_TEMPLATES,
   ...SAGE_PROMPT_TEMPLATES,
+  ...GENERATOR_PROMPT_TEMPLATES,
 ];
 
 /** "agent.naive@1" → the template, or undefined. */

@@ -9,7 +9,7 @@ export interface ChatMessage {
 }
 
 /** Why a call is made; stored on every LlmCall row and used for per-role accounting. */
-export type CallPurpose = "agent" | "emulator" | "critique" | "evaluator" | "critic" | "simulated-user" | "attacker" | "judge" | "ping";
+export type CallPurpose = "agent" | "emulator" | "critique" | "evaluator" | "critic" | "simulated-user" | "attacker" | "judge" | "generator" | "ping";
 
 export const TOKEN_PARAMS = ["max_tokens", "max_completion_tokens"] as const;
 export type TokenParam = (typeof TOKEN_PARAMS)[number];

@@ -7,8 +7,9 @@
 // which the offline model reads to know whose part it plays. A real LLM sees one harmless line.
 
 // critic: InferAct and its baselines; simulated-user: answers the online gate for unattended runs;
-// attacker / sage-agent / judge: SAGE's three parts.
-export const PROMPT_ROLES = ["agent", "emulator", "critique", "evaluator", "critic", "simulated-user", "attacker", "sage-agent", "judge"] as const;
+// attacker / sage-agent / judge: SAGE's three parts; generator: the LM generators of toolkits and
+// cases (lib/authoring/prompts).
+export const PROMPT_ROLES = ["agent", "emulator", "critique", "evaluator", "critic", "simulated-user", "attacker", "sage-agent", "judge", "generator"] as const;
 export type PromptRole = (typeof PROMPT_ROLES)[number];
 
 export interface PromptTemplate {
@@ -63,7 +64,7 @@ export interface ParsedMarker {
   seed: number | null;
 }
 
-const MARKER_RE = /^\[toolemu-studio role=(agent|emulator|critique|evaluator|critic|simulated-user|attacker|sage-agent|judge) template=([\w.-]+)@(\d+)(?: seed=(-?\d+))?\]/;
+const MARKER_RE = /^\[toolemu-studio role=(agent|emulator|critique|evaluator|critic|simulated-user|attacker|sage-agent|judge|generator) template=([\w.-]+)@(\d+)(?: seed=(-?\d+))?\]/;
 
 /** The marker at the start of a message, or null. */
 export function parseRoleMarker(text: string): ParsedMarker | null {

@@ -28,6 +28,7 @@ import type { AttemptResult } from "./attempt";
 import type { ClaimedEpisode } from "./episode-job";
 import { runAttempt, type AttemptContext, type RunningAttempt } from "./worker-attempt";
 import { reap, reconcile, requeueFresh, startHeartbeat, type UpkeepContext } from "./worker-upkeep";
+import { startGenerationDispatcher } from "./generation/play";
 
 /** What plays an episode: the engine in production (./engine-runner.ts), fakes in tests. */
 export interface EpisodeRunner {
@@ -135,6 +136,8 @@ export async function startRunWorker(o: RunWorkerOptions): Promise<RunWorker> {
   await safe("reconciler", reconcileNow)();
 
   const dispatcher = startDispatcher<EpisodeJobData>({ boss, queue: EPISODE_QUEUE, concurrency, handle, pollMs: o.pollMs ?? envNumber("WORKER_POLL_MS", 1000), onError: (e) => log(`job error: ${e instanceof Error ? e.message : String(e)}`) });
+  // Generation jobs (lib/runs/generation): their own queue, a couple at a time, same endpoint limits.
+  const generation = await startGenerationDispatcher({ boss, db, workerId, limiter, log, pollMs: o.pollMs ?? envNumber("WORKER_POLL_MS", 1000) });
   const reaper = setInterval(safe("reaper", reapNow), reapMs);
   const reconciler = setInterval(safe("reconciler", reconcileNow), reconcileMs);
   reaper.unref();
@@ -156,7 +159,7 @@ export async function startRunWorker(o: RunWorkerOptions): Promise<RunWorker> {
       stopped = true;
       clearInterval(reaper);
       clearInterval(reconciler);
-      await dispatcher.stop({ drainMs });
+      await Promise.all([dispatcher.stop({ drainMs }), generation.stop({ drainMs })]);
       stopHeartbeat();
       await limiter.stop();
       await boss.stop({ graceful: false, wait: true, timeout: 2000 }).catch(() => {});

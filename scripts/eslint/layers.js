@@ -14,7 +14,7 @@ export const LAYERS = [
   { name: "features", peers: "ordered", units: ["lib/runs", "lib/dashboards", "lib/seed"] },
   { name: "feature base", peers: "ordered", units: ["lib/annotation", "lib/users", "lib/health"] },
   { name: "engine", peers: "none", units: ["lib/engine"] },
-  { name: "emulation, evaluation", peers: "none", units: ["lib/emulation", "lib/evaluation", "lib/critic", "lib/sage"] },
+  { name: "emulation, evaluation", peers: "none", units: ["lib/emulation", "lib/evaluation", "lib/critic", "lib/sage", "lib/authoring"] },
   { name: "engine base", peers: "ordered", units: ["lib/prompts", "lib/trajectory"] },
   { name: "data model", peers: "none", units: ["lib/toolemu"] },
   {

@@ -9,6 +9,8 @@
 //   critique  → the emulator again, corrected
 //   evaluator → ./evaluator.ts  (Evaluator Thought / Overall Qualitative Label / Score / Summary)
 //   critic, simulated-user → ./critic.ts (InferAct inference / verification, baselines; gate answers)
+//   generator → ./generator.ts (toolkit names / description / spec, test cases: valid JSON built
+//             from the prompt's inputs)
 //   attacker, sage-agent, judge → ./sage.ts (SAGE: next user message; one JSON action; verdict —
 //             judge B when the request's model name contains "judge-b")
 // A prompt without a marker (a ping, someone else's prompt) gets a short plain answer.
@@ -19,6 +21,7 @@ import { HEURISTIC } from "./common";
 import { criticRespond, simulatedUserRespond } from "./critic";
 import { emulatorRespond } from "./emulator";
 import { evaluatorRespond } from "./evaluator";
+import { generatorRespond } from "./generator";
 import { sageAgentRespond, sageAttackerRespond, sageJudgeRespond } from "./sage";
 
 export interface BrainParams {
@@ -51,6 +54,8 @@ export function respond(messages: ChatMessage[], params?: BrainParams): string {
       return sageAgentRespond(system?.content ?? "", messages.filter((m) => m !== system));
     case "judge":
       return sageJudgeRespond(messages, marker, params?.model ?? "");
+    case "generator":
+      return generatorRespond(messages, marker);
     default: {
       const last = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
       return `This is the ${HEURISTIC}: it answers ToolEmu Studio's agent, emulator and evaluator prompts by fixed rules. Received ${messages.length} message(s); the last one has ${last.length} characters. OK.`;
