@@ -20,6 +20,8 @@ import { fmtEta, fmtInt, fmtMean, fmtUsd } from "@/components/ui/format";
 import { ERROR_KIND_LABELS } from "./format";
 import { CriticRunResults, CriticRunSettings } from "./critic-run-results";
 import { GateResults, GateSettings } from "./gate-results";
+import { SageRunResults, SageRunSettings } from "./sage-run-results";
+import { CONTEXT_LABELS } from "@/lib/runs/sage/schemas";
 import { CRITIC_METHOD_LABELS } from "@/lib/critic/settings";
 
 type Action = "pause" | "resume" | "cancel" | "retry" | "rerun";
@@ -108,6 +110,7 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
   const est = p.estimate;
   const ev = p.evaluation;
   const cr = p.critic;
+  const sg = p.sage;
   const noun = ev ? "evaluations" : cr ? "assessments" : "episodes";
   return (
     <>
@@ -127,12 +130,12 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
             <button type="button" onClick={() => act("cancel")} disabled={!!busy} className={`${btn} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`} data-testid="cancel-run">{busy === "cancel" ? "Cancelling…" : "Cancel"}</button>
           )}
           {canControl && (
-            <button type="button" onClick={() => act("rerun")} disabled={!!busy} className={`${btn} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`} data-testid="rerun-run" title={cr ? "A new critic replay run with the same critic, methods and settings on the same trajectories" : ev ? "A new evaluation run with the same evaluator, kinds, replicates and temperature on the same trajectories (appended)" : "A new run with the same cases, agents, emulator, evaluator, modes, repeats and seed"}>{busy === "rerun" ? "Creating…" : "Re-run as new"}</button>
+            <button type="button" onClick={() => act("rerun")} disabled={!!busy} className={`${btn} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`} data-testid="rerun-run" title={sg ? "A new SAGE run with the same scenarios, agents, contexts, order, attacker, judges and seed" : cr ? "A new critic replay run with the same critic, methods and settings on the same trajectories" : ev ? "A new evaluation run with the same evaluator, kinds, replicates and temperature on the same trajectories (appended)" : "A new run with the same cases, agents, emulator, evaluator, modes, repeats and seed"}>{busy === "rerun" ? "Creating…" : "Re-run as new"}</button>
           )}
-          {canEvaluate && (
+          {canEvaluate && !sg && (
             <Link href={`/runs/evaluate?run=${encodeURIComponent(p.id)}`} className={`${btn} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`} data-testid="evaluate-run-trajectories" title="Score this run's trajectories again with any evaluator">Evaluate these trajectories…</Link>
           )}
-          {canEvaluate && !cr && (
+          {canEvaluate && !cr && !sg && (
             <Link href={`/runs/critic?run=${encodeURIComponent(p.id)}`} className={`${btn} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`} data-testid="critic-run-trajectories" title="Replay this run's trajectories through InferAct or a baseline critic">Critic replay…</Link>
           )}
         </div>
@@ -164,6 +167,7 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
       </section>
 
       {p.gate && <div className="mt-6"><GateResults gate={p.gate} /></div>}
+      {sg && <div className="mt-6"><SageRunResults p={p} /></div>}
 
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
         <section className={card} aria-labelledby="run-errors-h" data-testid="run-errors">
@@ -202,7 +206,7 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
           )}
         </section>
 
-        {cr ? <CriticRunResults p={p} /> : ev ? <EvaluationResults p={p} /> : <section className={card} aria-labelledby="run-agents-h">
+        {sg ? null : cr ? <CriticRunResults p={p} /> : ev ? <EvaluationResults p={p} /> : <section className={card} aria-labelledby="run-agents-h">
           <h2 id="run-agents-h" className="text-base font-semibold">Results by agent</h2>
           <p className="text-xs text-slate-500">Mean scores (0–3) of finished episodes; error rate = episodes ended by an error ÷ ended (a crashed episode, not unsafe behaviour).</p>
           <div className="mt-3 overflow-x-auto">
@@ -242,9 +246,9 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
           <table className="min-w-full text-sm" data-testid="episode-table">
             <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
               <tr>
-                <th scope="col" className="py-1 pr-3">Case</th><th scope="col" className="py-1 pr-3">{ev ? "Kind · replicate" : cr ? "Method" : "Agent"}</th><th scope="col" className="py-1 pr-3">Mode</th>
+                <th scope="col" className="py-1 pr-3">{sg ? "Scenario" : "Case"}</th><th scope="col" className="py-1 pr-3">{ev ? "Kind · replicate" : cr ? "Method" : "Agent"}</th><th scope="col" className="py-1 pr-3">{sg ? "Context" : "Mode"}</th>
                 <th scope="col" className="py-1 pr-3">Status</th><th scope="col" className="py-1 pr-3 text-right">{cr ? "Checkpoints" : "Steps"}</th>
-                <th scope="col" className="py-1 pr-3 text-right">{cr ? "min p" : "Safety"}</th><th scope="col" className="py-1 pr-3 text-right">{cr ? "Verdict" : "Helpful."}</th><th scope="col" className="py-1">Trajectory</th>
+                <th scope="col" className="py-1 pr-3 text-right">{cr ? "min p" : sg ? "Ended by" : "Safety"}</th><th scope="col" className="py-1 pr-3 text-right">{cr ? "Verdict" : sg ? "" : "Helpful."}</th><th scope="col" className="py-1">Trajectory</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -256,9 +260,9 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
                   ) : ev ? (
                     <td className="py-1.5 pr-3">{e.evalKind === "SAFETY" ? "safety" : "helpfulness"} <span className="text-xs text-slate-500">r{e.repeat + 1}</span></td>
                   ) : (
-                    <td className="py-1.5 pr-3"><span>{e.agent}</span> <span className="text-xs text-slate-500">{e.variant}</span></td>
+                    <td className="py-1.5 pr-3"><span>{e.agent}</span> {!sg && <span className="text-xs text-slate-500">{e.variant}</span>}</td>
                   )}
-                  <td className="py-1.5 pr-3 text-xs">{e.mode.toLowerCase()}</td>
+                  <td className="py-1.5 pr-3 text-xs" data-testid={e.authority ? "episode-context" : undefined}>{e.authority ? CONTEXT_LABELS[e.authority] : e.mode.toLowerCase()}</td>
                   <td className="py-1.5 pr-3">
                     <RunStatusBadge status={e.status} testId="episode-status" />
                     {e.trial > 1 && <span className="ml-1 text-xs text-slate-500" data-testid="episode-trial">trial {e.trial}</span>}
@@ -274,8 +278,8 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
                   ) : (
                     <>
                       <td className="py-1.5 pr-3 text-right tabular-nums">{e.steps ?? "—"}</td>
-                      <td className="py-1.5 pr-3 text-right tabular-nums">{e.safety ?? "—"}</td>
-                      <td className="py-1.5 pr-3 text-right tabular-nums">{e.helpfulness ?? "—"}</td>
+                      <td className="py-1.5 pr-3 text-right tabular-nums">{sg ? <span className="text-xs">{e.stopReason?.replace(/_/g, " ") ?? "—"}</span> : (e.safety ?? "—")}</td>
+                      <td className="py-1.5 pr-3 text-right tabular-nums">{sg ? "" : (e.helpfulness ?? "—")}</td>
                     </>
                   )}
                   <td className="py-1.5">{e.trajectoryId && (ev || cr || e.status !== "QUEUED") ? <Link href={`/trajectories/${e.trajectoryId}${cr ? "#checkpoint-timeline" : ""}`} className="text-indigo-700 hover:underline" data-testid="trajectory-link">{!ev && !cr && e.status === "RUNNING" ? "live" : "open"}</Link> : "—"}</td>
@@ -295,7 +299,7 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
 
       <section className={`${card} mt-6 text-sm`} aria-labelledby="run-settings-h" data-testid="run-settings">
         <h2 id="run-settings-h" className="text-base font-semibold">Settings</h2>
-        {cr ? <CriticRunSettings p={p} /> : ev ? <EvaluationSettings p={p} /> : <dl className="mt-3 grid gap-x-6 gap-y-2 sm:grid-cols-2">
+        {sg ? <SageRunSettings p={p} /> : cr ? <CriticRunSettings p={p} /> : ev ? <EvaluationSettings p={p} /> : <dl className="mt-3 grid gap-x-6 gap-y-2 sm:grid-cols-2">
           <div><dt className="text-xs text-slate-500">Cases</dt><dd>{fmtInt(p.caseCount)} — {describeSelection(p.caseSelection)}</dd></div>
           <div><dt className="text-xs text-slate-500">Agents</dt><dd>{p.agents.map((a) => `${a.name} (${a.variant})`).join(", ")}</dd></div>
           <div><dt className="text-xs text-slate-500">Emulator</dt><dd>{p.emulator ? <>{p.emulator.name} <span className="text-slate-500">{p.emulator.offline ? OFFLINE_MODEL_LABEL : p.emulator.model}</span></> : "—"} · {p.modes.map((m) => m.toLowerCase()).join(" + ")}{p.emulatorCritiqueRounds > 0 ? <span data-testid="run-self-critique"> · self-critique {p.emulatorCritiqueRounds} round{p.emulatorCritiqueRounds === 1 ? "" : "s"}</span> : null}</dd></div>

@@ -64,6 +64,13 @@ export interface PlaySageEpisodeOptions {
   runId?: string | null;
   /** Play into this trajectory row (a run's claim): it must be EMULATED, RUNNING, without steps. */
   into?: string | null;
+  /**
+   * At most this many turns (a run's turn policy: the published runner plays 4 whatever the
+   * scenario says); null or absent: the scenario's own limit.
+   */
+  maxTurns?: number | null;
+  /** Stops the model calls (a run's cancel or lost lease). */
+  signal?: AbortSignal;
   /** Called after each turn is stored. */
   onTurn?: (turn: SageTurnReport) => void;
 }
@@ -84,6 +91,8 @@ export interface SageEpisodeResult {
   trajectoryId: string;
   stopReason: SageStopReason;
   stopDetail: string | null;
+  /** llm_error: the failed agent call's kind (rate_limited, timeout, …). */
+  errorKind: string | null;
   turns: SageTurnReport[];
   outcome: SageEpisodeOutcome;
   judgments: SageJudgmentResult[];
@@ -123,7 +132,7 @@ export async function playSageEpisode(db: Db, opts: PlaySageEpisodeOptions): Pro
   const view = agentVisibleScenario(s, opts.context);
   const profile = (s.subcategory.attackerProfile ?? null) as { goal?: unknown } | null;
   const family = { key: s.subcategory.key, name: s.subcategory.name, goal: typeof profile?.goal === "string" ? profile.goal : null, tactics: s.subcategory.allowedTactics };
-  const turnLimit = Math.max(1, s.turnLimit);
+  const turnLimit = Math.max(1, opts.maxTurns ? Math.min(s.turnLimit, opts.maxTurns) : s.turnLimit);
 
   const settings = {
     kind: "sage",
@@ -137,6 +146,7 @@ export async function playSageEpisode(db: Db, opts: PlaySageEpisodeOptions): Pro
     templates: [templateRef(SAGE_ATTACKER), templateRef(SAGE_AGENT), templateRef(SAGE_JUDGE_TEMPLATES[judgeMode])],
     seed,
     turnLimit,
+    scenarioTurnLimit: s.turnLimit,
     codeVersion: APP_VERSION,
   };
   const columns = {
@@ -181,6 +191,8 @@ export async function playSageEpisode(db: Db, opts: PlaySageEpisodeOptions): Pro
   };
   let stopReason: SageStopReason = "turn_limit";
   let stopDetail: string | null = null;
+  let errorKind: string | null = null;
+  const signal = opts.signal;
   let finalAnswer: string | null = null;
   let finalLog: string | null = null;
   let hasErrors = false;
@@ -195,7 +207,7 @@ export async function playSageEpisode(db: Db, opts: PlaySageEpisodeOptions): Pro
         const prompt = buildSageAttackerMessages({ family, attacker: { strategy: s.attackerStrategy, objective: s.attackerObjective, openingMessage: s.attackerFirstMessage, maxTurns: turnLimit }, view, targetTools, turns }, seed);
         let raw: string | null = null;
         try {
-          const r = await opts.attacker.chat({ purpose: "attacker", messages: prompt.messages, temperature: SAGE_ATTACKER_TEMPERATURE, sample: 1, trajectoryId, stepIndex, runId });
+          const r = await opts.attacker.chat({ purpose: "attacker", messages: prompt.messages, temperature: SAGE_ATTACKER_TEMPERATURE, sample: 1, trajectoryId, stepIndex, runId, signal });
           add(r);
           raw = r.content;
         } catch (e) {
@@ -212,13 +224,14 @@ export async function playSageEpisode(db: Db, opts: PlaySageEpisodeOptions): Pro
       let output: string;
       const stepUsage = { inputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0 };
       try {
-        const r = await opts.agent.chat({ purpose: "agent", messages: prompt.messages, trajectoryId, stepIndex, runId });
+        const r = await opts.agent.chat({ purpose: "agent", messages: prompt.messages, trajectoryId, stepIndex, runId, signal });
         add(r);
         Object.assign(stepUsage, { inputTokens: r.inputTokens, outputTokens: r.outputTokens, costUsd: r.costUsd, latencyMs: Math.round(r.latencyMs) });
         output = r.content;
       } catch (e) {
         if (!(e instanceof LlmCallError)) throw e;
         stopReason = "llm_error";
+        errorKind = e.kind;
         stopDetail = `turn ${turn}: the agent call failed: ${e.message}`;
         await db.step.create({ data: { trajectoryId, index: stepIndex, userMessage: user, parseError: stopDetail, sageFlags: { attacker } as Prisma.InputJsonValue } });
         reports.push({ turn, user, attacker, agentOutput: null, kind: "llm_error", tool: null, observation: null, flags: null, problem: stopDetail });
@@ -301,5 +314,5 @@ export async function playSageEpisode(db: Db, opts: PlaySageEpisodeOptions): Pro
     },
   });
   const judgments = opts.judges?.length ? await judgeStoredEpisodes(db, [trajectoryId], opts.judges, judgeMode, { seed, runId }) : [];
-  return { trajectoryId, stopReason, stopDetail, turns: reports, outcome, judgments };
+  return { trajectoryId, stopReason, stopDetail, errorKind, turns: reports, outcome, judgments };
 }

@@ -91,16 +91,18 @@ export function sharedBoss(url: string): Promise<PgBoss> {
   return g.__toolemuBoss!.boss;
 }
 
-export function episodeSingletonKey(e: { id?: string; runId: string; caseId: string; agentEndpointId: string | null; variant: string; mode: string; repeat: number }): string {
-  // An evaluation run's unit has no agent; its row id is the key (its natural key holds a trajectory id).
-  if (e.agentEndpointId === null) return [e.runId, "unit", e.id].join(":");
+export function episodeSingletonKey(e: { id?: string; runId: string; caseId: string | null; agentEndpointId: string | null; variant: string; mode: string; repeat: number }): string {
+  // An evaluation run's unit has no agent, a SAGE episode no case; the row id is their key (their
+  // natural keys hold a trajectory id, or a scenario and an authority context).
+  if (e.agentEndpointId === null || e.caseId === null) return [e.runId, "unit", e.id].join(":");
   return [e.runId, e.caseId, e.agentEndpointId, e.variant, e.mode, e.repeat].join(":");
 }
 
 export interface EpisodeToSend {
   id: string;
   runId: string;
-  caseId: string;
+  /** null for a SAGE episode (it plays a scenario). */
+  caseId: string | null;
   agentEndpointId: string | null;
   variant: string;
   mode: string;

@@ -12,6 +12,9 @@ import type { EvaluationUnitSpec } from "./evaluation/unit";
 import type { StoredEvaluationSettings } from "./evaluation/schemas";
 import type { CriticUnitSpec } from "./critic/unit";
 import type { StoredCriticRunSettings } from "./critic/schemas";
+import { SAGE_EMULATOR_MODEL } from "@/lib/engine/sage-episode";
+import type { SageUnitSpec } from "./sage/unit";
+import type { StoredSageRunSettings } from "./sage/schemas";
 
 export type ClaimResult = { kind: "claimed"; episode: ClaimedEpisode; runStarted: boolean };
 
@@ -23,7 +26,9 @@ export interface ClaimOptions {
 
 type ClaimRow = {
   runId: string;
-  caseId: string;
+  caseId: string | null;
+  scenarioId: string | null;
+  authority: "TRUST" | "WARNING" | null;
   agentEndpointId: string | null;
   variant: string;
   mode: "STANDARD" | "ADVERSARIAL";
@@ -41,6 +46,7 @@ type ClaimRow = {
   promptVersions: unknown;
   evaluation: unknown;
   critic: unknown;
+  sage: unknown;
   runStatus: string;
 };
 
@@ -57,8 +63,19 @@ const STARTING_TRAJECTORY = startingTrajectoryInsert({
   evaluatorEndpointId: `run."evaluatorEndpointId"`,
   runId: `ep."runId"`,
   from: `FROM ep JOIN run ON true JOIN "ModelEndpoint" am ON am.id = ep."agentEndpointId" JOIN "ModelEndpoint" em ON em.id = run."emulatorEndpointId"
-       WHERE ep."sourceTrajectoryId" IS NULL AND NOT EXISTS (SELECT 1 FROM waiting)`,
+       WHERE ep."sourceTrajectoryId" IS NULL AND ep."scenarioId" IS NULL AND NOT EXISTS (SELECT 1 FROM waiting)`,
 });
+
+/**
+ * A SAGE episode's starting row: the scenario, the authority context, the agent (playSageEpisode
+ * fills in the rest). Programmatic tools: no emulator endpoint, emulatorModel "programmatic".
+ */
+const STARTING_SAGE_TRAJECTORY = `INSERT INTO "Trajectory" (id, "scenarioId", origin, status, "agentModel", "emulatorModel", "emulatorMode", "authorityContext", "stepCount", "contentHash", raw,
+                          "agentEndpointId", "runId", "startedAt", "createdAt")
+       SELECT $2, ep."scenarioId", 'EMULATED', 'RUNNING', am.model, '${SAGE_EMULATOR_MODEL}', 'STANDARD', ep.authority, 0, 'emulated:pending:' || $2, '{}'::jsonb,
+              ep."agentEndpointId", ep."runId", ${NOW_UTC}, ${NOW_UTC}
+       FROM ep JOIN run ON true JOIN "ModelEndpoint" am ON am.id = ep."agentEndpointId"
+       WHERE ep."scenarioId" IS NOT NULL AND ep.authority IS NOT NULL AND run.sage IS NOT NULL`;
 
 /**
  * Takes a QUEUED episode of a QUEUED or RUNNING run for this worker, in one statement (one round
@@ -75,25 +92,28 @@ const STARTING_TRAJECTORY = startingTrajectoryInsert({
 export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions): Promise<ClaimResult | null> {
   const rows = await db.$queryRawUnsafe<ClaimRow[]>(
     `WITH ep AS (
-       SELECT id, "runId", "caseId", "agentEndpointId", variant, mode, attempts, "trajectoryId", "sourceTrajectoryId", "evalKind", "criticMethod"
+       SELECT id, "runId", "caseId", "scenarioId", authority, "agentEndpointId", variant, mode, attempts, "trajectoryId", "sourceTrajectoryId", "evalKind", "criticMethod"
        FROM "RunEpisode" WHERE id = $1 AND status = 'QUEUED' FOR UPDATE
      ), run AS (
-       SELECT r.id, r.status::text AS status, r.seed, r."emulatorEndpointId", r."evaluatorEndpointId", r."promptVersions", r.evaluation, r.critic
+       SELECT r.id, r.status::text AS status, r.seed, r."emulatorEndpointId", r."evaluatorEndpointId", r."promptVersions", r.evaluation, r.critic, r.sage
        FROM "Run" r JOIN ep ON r.id = ep."runId" WHERE r.status IN ('QUEUED', 'RUNNING') FOR SHARE OF r
      ), waiting AS (
        SELECT t.id FROM "Trajectory" t JOIN ep ON t.id = ep."trajectoryId" WHERE t.status = 'WAITING'
      ), traj AS (
        ${STARTING_TRAJECTORY}
        RETURNING id
+     ), sage_traj AS (
+       ${STARTING_SAGE_TRAJECTORY}
+       RETURNING id
      ), upd AS (
-       UPDATE "RunEpisode" e SET status = 'RUNNING', attempts = e.attempts + 1, "workerId" = $3, "jobId" = $4, "trajectoryId" = COALESCE(traj.id, (SELECT id FROM waiting)),
+       UPDATE "RunEpisode" e SET status = 'RUNNING', attempts = e.attempts + 1, "workerId" = $3, "jobId" = $4, "trajectoryId" = COALESCE(traj.id, sage_traj.id, (SELECT id FROM waiting)),
               "leaseUntil" = ${NOW_UTC} + ($5 * interval '1 millisecond'), "startedAt" = COALESCE(e."startedAt", ${NOW_UTC}),
               "finishedAt" = NULL, "updatedAt" = ${NOW_UTC}
-       FROM ep JOIN run ON true LEFT JOIN traj ON true
+       FROM ep JOIN run ON true LEFT JOIN traj ON true LEFT JOIN sage_traj ON true
        WHERE e.id = ep.id
-         AND (traj.id IS NOT NULL OR EXISTS (SELECT 1 FROM waiting) OR (ep."sourceTrajectoryId" IS NOT NULL AND ep."evalKind" IS NOT NULL AND run.evaluation IS NOT NULL)
+         AND (traj.id IS NOT NULL OR sage_traj.id IS NOT NULL OR EXISTS (SELECT 1 FROM waiting) OR (ep."sourceTrajectoryId" IS NOT NULL AND ep."evalKind" IS NOT NULL AND run.evaluation IS NOT NULL)
               OR (ep."sourceTrajectoryId" IS NOT NULL AND ep."criticMethod" IS NOT NULL AND run.critic IS NOT NULL))
-       RETURNING e."runId", e."caseId", e."agentEndpointId", e.variant, e.mode, e.repeat, e.trial, e.attempts, e."trajectoryId", e."sourceTrajectoryId", e."evalKind", e."criticMethod",
+       RETURNING e."runId", e."caseId", e."scenarioId", e.authority, e."agentEndpointId", e.variant, e.mode, e.repeat, e.trial, e.attempts, e."trajectoryId", e."sourceTrajectoryId", e."evalKind", e."criticMethod",
                  ep."trajectoryId" AS "previousTrajectoryId", ep.attempts AS "previousAttempt"
      ), spent AS (
        SELECT sum(c."inputTokens")::float8 AS i, sum(c."outputTokens")::float8 AS o, sum(c."costUsd")::float8 AS c
@@ -106,10 +126,10 @@ export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions
      ), discarded AS (
        DELETE FROM "Trajectory" t USING upd WHERE t.id = upd."previousTrajectoryId" AND t.id IS DISTINCT FROM upd."trajectoryId"
      )
-     SELECT upd."runId", upd."caseId", upd."agentEndpointId", upd.variant, upd.mode::text AS mode, upd.repeat, upd.trial, upd.attempts, upd."trajectoryId",
+     SELECT upd."runId", upd."caseId", upd."scenarioId", upd.authority::text AS authority, upd."agentEndpointId", upd.variant, upd.mode::text AS mode, upd.repeat, upd.trial, upd.attempts, upd."trajectoryId",
             (upd."trajectoryId" IS NOT NULL AND upd."trajectoryId" = upd."previousTrajectoryId") AS resumed,
             upd."sourceTrajectoryId", upd."evalKind"::text AS "evalKind", upd."criticMethod"::text AS "criticMethod",
-            run."emulatorEndpointId", run."evaluatorEndpointId", run.seed, run."promptVersions", run.evaluation, run.critic, run.status AS "runStatus"
+            run."emulatorEndpointId", run."evaluatorEndpointId", run.seed, run."promptVersions", run.evaluation, run.critic, run.sage, run.status AS "runStatus"
      FROM upd JOIN run ON run.id = upd."runId"`,
     runEpisodeId,
     newTrajectoryId(),
@@ -125,6 +145,7 @@ export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions
       : null;
   const critic: CriticUnitSpec | null =
     r.sourceTrajectoryId && r.criticMethod ? { sourceTrajectoryId: r.sourceTrajectoryId, method: r.criticMethod, settings: r.critic as StoredCriticRunSettings } : null;
+  const sage: SageUnitSpec | null = r.scenarioId && r.authority && r.sage ? { scenarioId: r.scenarioId, authority: r.authority, settings: r.sage as StoredSageRunSettings } : null;
   return {
     kind: "claimed",
     runStarted: r.runStatus === "QUEUED",
@@ -136,12 +157,13 @@ export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions
       variant: r.variant,
       mode: r.mode,
       repeat: r.repeat,
-      emulatorEndpointId: unit || critic ? null : r.emulatorEndpointId,
+      emulatorEndpointId: unit || critic || sage ? null : r.emulatorEndpointId,
       evaluatorEndpointId: r.evaluatorEndpointId,
       seed: r.seed,
       promptVersions: Array.isArray(r.promptVersions) ? (r.promptVersions as string[]) : [],
       unit,
       critic,
+      sage,
       attempt: r.attempts,
       trial: r.trial,
       resume: r.resumed,

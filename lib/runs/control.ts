@@ -14,6 +14,7 @@ import type { EpisodeQueue } from "@/lib/jobs/boss";
 import { enqueueQueued, rerunAsNew } from "./create";
 import { rerunEvaluationRun } from "./evaluation/create";
 import { rerunCriticRun } from "./critic/create";
+import { rerunSageRun } from "./sage/create";
 
 async function loadRun(db: Db, runId: string) {
   const run = await db.run.findUnique({ where: { id: runId }, select: { id: true, status: true, name: true } });
@@ -91,7 +92,7 @@ export async function controlRun(
   runId: string,
   action: RunAction,
   queue: EpisodeQueue | null,
-  kind: "EPISODES" | "EVALUATION" | "CRITIC",
+  kind: "EPISODES" | "EVALUATION" | "CRITIC" | "SAGE",
 ): Promise<{ message: string; newRunId: string | null }> {
   const noun = kind === "EVALUATION" ? "evaluation" : kind === "CRITIC" ? "assessment" : "episode";
   switch (action) {
@@ -102,7 +103,7 @@ export async function controlRun(
       return { message: `Resumed: ${(await resumeRun(db, actorId, runId, queue)).queued} ${noun}(s) queued.`, newRunId: null };
     case "cancel": {
       const n = (await cancelRun(db, actorId, runId, queue)).episodesCancelled;
-      return { message: `Cancelled: ${n} queued ${noun}(s) will not run${kind === "EPISODES" ? "; running ones stop within seconds" : ""}.`, newRunId: null };
+      return { message: `Cancelled: ${n} queued ${noun}(s) will not run${kind === "EPISODES" || kind === "SAGE" ? "; running ones stop within seconds" : ""}.`, newRunId: null };
     }
     case "retry":
       return { message: `${(await retryFailed(db, actorId, runId, queue)).requeued} ${noun}(s) that ended in an error queued again.`, newRunId: null };
@@ -110,6 +111,10 @@ export async function controlRun(
       if (kind === "CRITIC") {
         const r = await rerunCriticRun(db, actorId, runId, queue);
         return { message: `Created a new critic replay run with ${r.units} assessments.`, newRunId: r.id };
+      }
+      if (kind === "SAGE") {
+        const r = await rerunSageRun(db, actorId, runId, queue);
+        return { message: `Created a new SAGE run with ${r.episodes} episodes.`, newRunId: r.id };
       }
       if (kind === "EVALUATION") {
         const r = await rerunEvaluationRun(db, actorId, runId, queue);

@@ -4,11 +4,11 @@ import { randomInt } from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { AppError } from "@/lib/errors";
-import { recordAudit } from "@/lib/audit/record";
 import { PROMPT_TEMPLATES } from "@/lib/engine/template-registry";
 import { templateRef } from "@/lib/prompts/template";
 import type { EpisodeQueue } from "@/lib/jobs/boss";
 import { resolveCases } from "./cases";
+import { storeRunAndQueue } from "./store-run";
 import { estimateRun, MIN_OBSERVED, type EstimateEndpoint, type EstimateRole, type RunEstimate } from "./estimate";
 import { MAX_EPISODES_PER_RUN, runInputSchema, storedGate, type RunInput, type RunSettings } from "./schemas";
 
@@ -118,7 +118,7 @@ export function promptVersions(selfCritiqueRounds = 0, gated = false): string[] 
   return newest.filter((t) => selfCritiqueRounds > 0 || t.id !== "emulator.self_critique").map(templateRef);
 }
 
-/** Creates the run and its episodes in one transaction, then queues one job per episode. */
+/** Creates the run and its episodes in one transaction, then queues one job per episode (./store-run.ts). */
 export async function createRun(
   db: Db,
   actorId: string | null,
@@ -133,46 +133,29 @@ export async function createRun(
   const seed = s.seed ?? randomInt(0, 2 ** 31);
   const episodes = expandEpisodes(s, preview.caseIds);
 
-  const { run, created } = await db.$transaction(async (tx) => {
-    const run = await tx.run.create({
-      data: {
-        name: s.name,
-        notes: s.notes,
-        caseSelection: s.cases as Prisma.InputJsonValue,
-        caseIds: preview.caseIds,
-        agents: s.agents as unknown as Prisma.InputJsonValue,
-        emulatorEndpointId: s.emulatorEndpointId,
-        modes: s.modes,
-        evaluatorEndpointId: s.evaluatorEndpointId ?? null,
-        repeats: s.repeats,
-        emulatorCritiqueRounds: s.emulatorCritiqueRounds,
-        loopMode: s.loopMode,
-        seed,
-        promptVersions: promptVersions(s.emulatorCritiqueRounds, !!s.critic),
-        critic: s.critic ? (s.critic as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
-        estimate: preview.estimate as unknown as Prisma.InputJsonValue,
-        createdById: actorId,
-        rerunOfId: opts.rerunOfId ?? null,
-      },
-      select: { id: true },
-    });
-    const created: { id: string; runId: string; caseId: string; agentEndpointId: string | null; variant: string; mode: string; repeat: number; position: number }[] = [];
-    for (let i = 0; i < episodes.length; i += 5000) {
-      created.push(
-        ...(await tx.runEpisode.createManyAndReturn({
-          data: episodes.slice(i, i + 5000).map((e) => ({ ...e, runId: run.id })),
-          select: { id: true, runId: true, caseId: true, agentEndpointId: true, variant: true, mode: true, repeat: true, position: true },
-        })),
-      );
-    }
-    await recordAudit(tx, { actorId, action: "run.create", entityType: "Run", entityId: run.id, after: { name: s.name, episodes: episodes.length, rerunOfId: opts.rerunOfId } });
-    return { run, created };
-  });
-
-  // After the commit (a worker must find the episodes its jobs name). If this fails, the workers'
-  // reconciler queues them later.
-  if (queue) await queue.send(created.sort((a, b) => a.position - b.position));
-  return { id: run.id, episodes: episodes.length, estimate: preview.estimate };
+  const run = await storeRunAndQueue(db, queue, actorId, async () => ({
+    data: {
+      name: s.name,
+      notes: s.notes,
+      caseSelection: s.cases as Prisma.InputJsonValue,
+      caseIds: preview.caseIds,
+      agents: s.agents as unknown as Prisma.InputJsonValue,
+      emulatorEndpointId: s.emulatorEndpointId,
+      modes: s.modes,
+      evaluatorEndpointId: s.evaluatorEndpointId ?? null,
+      repeats: s.repeats,
+      emulatorCritiqueRounds: s.emulatorCritiqueRounds,
+      loopMode: s.loopMode,
+      seed,
+      promptVersions: promptVersions(s.emulatorCritiqueRounds, !!s.critic),
+      critic: s.critic ? (s.critic as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
+      estimate: preview.estimate as unknown as Prisma.InputJsonValue,
+      rerunOfId: opts.rerunOfId ?? null,
+    },
+    units: episodes,
+    audit: { name: s.name, episodes: episodes.length, rerunOfId: opts.rerunOfId },
+  }));
+  return { id: run.id, episodes: run.units, estimate: preview.estimate };
 }
 
 /**

@@ -1,6 +1,7 @@
 // Plays a run's episode with the emulation engine (lib/engine/episode.ts) — the production
 // EpisodeRunner of the worker. An evaluation run's unit is scored by ./evaluation/unit.ts instead,
-// a critic replay run's unit is judged by ./critic/unit.ts.
+// a critic replay run's unit is judged by ./critic/unit.ts, a SAGE run's episode is played and judged
+// by ./sage/unit.ts.
 // The claim (./claim.ts) creates the attempt's trajectory row (so the RunEpisode points at it from
 // the first instant); the engine then plays into that row.
 import "server-only";
@@ -18,6 +19,7 @@ import { playEvaluationUnit } from "./evaluation/unit";
 import { gatedEpisodeOptions, gateEndpointIds } from "./online-gate";
 import { storedGate } from "./schemas";
 import { playCriticUnit } from "./critic/unit";
+import { playSageUnit } from "./sage/unit";
 import type { EpisodeRunner } from "./worker";
 
 const ENDPOINT_TTL_MS = 5000;
@@ -56,7 +58,16 @@ export function engineRunner(opts: { clientOptions?: Omit<ModelClientOptions, "d
         const client = createModelClient(toEndpointSettings(row), { ...opts.clientOptions, db, limiter: ctx.limiter });
         return playCriticUnit(db, ep.runId, ep.critic, client, ctx.signal);
       }
-      if (!ep.agentEndpointId || !ep.emulatorEndpointId) return failed("internal", "An episode without an agent or an emulator endpoint.", false);
+      if (ep.sage) {
+        const st = ep.sage.settings;
+        const ids = [...new Set([ep.agentEndpointId ?? "", st.attackerEndpointId, ...st.judgeEndpointIds])];
+        const byId = await loadEndpoints(db, ids);
+        const missing = ids.filter((id) => !byId.has(id));
+        if (missing.length) return failed("bad_request", `The model endpoint${missing.length === 1 ? "" : "s"} ${missing.join(", ")} no longer exist${missing.length === 1 ? "s" : ""}.`);
+        const client = (id: string) => createModelClient(toEndpointSettings(byId.get(id)!), { ...opts.clientOptions, db, limiter: ctx.limiter });
+        return playSageUnit(db, ep, ep.sage, { agent: client(ep.agentEndpointId!), attacker: client(st.attackerEndpointId), judges: st.judgeEndpointIds.map(client) }, ctx.signal);
+      }
+      if (!ep.caseId || !ep.agentEndpointId || !ep.emulatorEndpointId) return failed("internal", "An episode without a case, an agent or an emulator endpoint.", false);
       const agentId = ep.agentEndpointId;
       const emulatorId = ep.emulatorEndpointId;
       // The run's forced emulator self-critique rounds (0 = off), loop rules and online critic gate.

@@ -18,13 +18,15 @@ import type { AttemptError } from "./attempt";
 import { rollBackToLastAnswer } from "./online-gate";
 import type { EvaluationUnitSpec } from "./evaluation/unit";
 import type { CriticUnitSpec } from "./critic/unit";
+import type { SageUnitSpec } from "./sage/unit";
 
 type Tx = Prisma.TransactionClient;
 
 export interface EpisodeSpec {
   runEpisodeId: string;
   runId: string;
-  caseId: string;
+  /** null for a SAGE episode (it plays `sage.scenarioId`). */
+  caseId: string | null;
   /** null for an evaluation run's unit. */
   agentEndpointId: string | null;
   variant: string;
@@ -39,6 +41,8 @@ export interface EpisodeSpec {
   unit: EvaluationUnitSpec | null;
   /** A critic replay run's unit: which trajectory, which method. null otherwise. */
   critic?: CriticUnitSpec | null;
+  /** A SAGE run's episode: scenario, authority context, the run's SAGE settings. null otherwise. */
+  sage?: SageUnitSpec | null;
 }
 
 export interface ClaimedEpisode extends EpisodeSpec {

@@ -76,8 +76,11 @@ export interface EstimateInput {
 export interface RunEstimate {
   episodes: number;
   stepsPerEpisode: number;
-  /** critic: a critic replay run's calls (lib/runs/critic/estimate.ts); absent for the other kinds. */
-  calls: { agent: number; emulator: number; evaluator: number; critic?: number; total: number };
+  /**
+   * critic: a critic replay run's calls (lib/runs/critic/estimate.ts); attacker, judge: a SAGE run's
+   * (lib/runs/sage/estimate.ts, upper bounds); absent for the other kinds.
+   */
+  calls: { agent: number; emulator: number; evaluator: number; critic?: number; attacker?: number; judge?: number; total: number };
   inputTokens: number;
   outputTokens: number;
   costUsd: number;

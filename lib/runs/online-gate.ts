@@ -35,6 +35,7 @@ export async function gatedEpisodeOptions(
 ): Promise<{ gate: EpisodeGate | null; trial: EpisodeTrial | null; resume: boolean }> {
   const trial = await trialMemoryFor(db, ep);
   if (!gate) return { gate: null, trial, resume: !!ep.resume };
+  if (!ep.caseId) throw new Error("The online critic gate plays ToolEmu cases only; this episode has no case.");
   const simulated = gate.answerer === "simulated" && gate.simulatedUserEndpointId ? client(gate.simulatedUserEndpointId) : null;
   return {
     gate: {

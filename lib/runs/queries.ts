@@ -8,6 +8,8 @@ import type { StoredEvaluationSettings } from "./evaluation/schemas";
 import { replicateName } from "./evaluation/naming";
 import type { StoredCriticRunSettings } from "./critic/schemas";
 import { criticRunSummary } from "./critic/queries";
+import type { StoredSageRunSettings } from "./sage/schemas";
+import { sageRunSummary } from "./sage/queries";
 import { storedGate } from "./schemas";
 import { successOverTrials } from "./trials";
 
@@ -106,7 +108,7 @@ export async function loadRunProgress(db: Db, runId: string) {
     where: { id: runId },
     select: {
       id: true, kind: true, name: true, notes: true, status: true, createdAt: true, startedAt: true, finishedAt: true, seed: true, repeats: true, emulatorCritiqueRounds: true, loopMode: true, modes: true,
-      caseSelection: true, caseIds: true, agents: true, promptVersions: true, estimate: true, rerunOfId: true, evaluation: true, critic: true,
+      caseSelection: true, caseIds: true, agents: true, promptVersions: true, estimate: true, rerunOfId: true, evaluation: true, critic: true, sage: true,
       createdBy: { select: { name: true } },
       emulatorEndpoint: { select: { id: true, name: true, model: true, offline: true } },
       evaluatorEndpoint: { select: { id: true, name: true, model: true, offline: true } },
@@ -187,6 +189,7 @@ export async function loadRunProgress(db: Db, runId: string) {
   const evaluation = run.kind === "EVALUATION" && run.evaluation ? run.evaluation as unknown as StoredEvaluationSettings : null;
   const critic = run.kind === "CRITIC" && run.critic ? await criticRunSummary(db, runId, run.critic as unknown as StoredCriticRunSettings) : null;
   const gate = run.kind === "EPISODES" ? await gateSummary(db, runId, run.critic) : null;
+  const sage = run.kind === "SAGE" && run.sage ? await sageRunSummary(db, runId, run.sage as unknown as StoredSageRunSettings) : null;
 
   return {
     id: run.id,
@@ -231,6 +234,8 @@ export async function loadRunProgress(db: Db, runId: string) {
     critic,
     /** An episode run's online critic gate, its interventions and success over trials; null without a gate. */
     gate,
+    /** A SAGE run's settings and its progress per authority context (lib/runs/sage/queries.ts). */
+    sage,
   };
 }
 
@@ -315,6 +320,8 @@ export async function listRunEpisodes(db: Db, runId: string, filter: EpisodeFilt
       id: true, status: true, variant: true, mode: true, repeat: true, attempts: true, lastError: true, errorKind: true, trajectoryId: true, startedAt: true, finishedAt: true,
       sourceTrajectoryId: true, evalKind: true, criticMethod: true, trial: true,
       case: { select: { name: true } },
+      scenario: { select: { instanceId: true } },
+      authority: true,
       agentEndpoint: { select: { name: true } },
       trajectory: { select: { stepCount: true, stopReason: true, status: true, evaluations: { select: { kind: true, score: true } } } },
     },
@@ -352,7 +359,8 @@ export async function listRunEpisodes(db: Db, runId: string, filter: EpisodeFilt
     page: p,
     pages,
     rows: rows.map((r) => ({
-      id: r.id, status: r.status, case: r.case.name, agent: r.agentEndpoint?.name ?? null, variant: r.variant, mode: r.mode, repeat: r.repeat, attempts: r.attempts,
+      // A SAGE episode names its scenario (instance_id) and authority context.
+      id: r.id, status: r.status, case: r.case?.name ?? r.scenario?.instanceId ?? "?", authority: r.authority, agent: r.agentEndpoint?.name ?? null, variant: r.variant, mode: r.mode, repeat: r.repeat, attempts: r.attempts,
       lastError: r.lastError, errorKind: r.errorKind, trajectoryId: r.trajectoryId ?? r.sourceTrajectoryId, evalKind: r.evalKind, criticMethod: r.criticMethod, trial: r.trial,
       critic: r.criticMethod ? (criticOf.get(`${r.sourceTrajectoryId}:${r.criticMethod}`) ?? null) : null,
       startedAt: r.startedAt?.toISOString() ?? null, finishedAt: r.finishedAt?.toISOString() ?? null,

@@ -68,6 +68,14 @@ export function SageFilterBar({ filter, options }: { filter: SageFilter; options
         if (e.target instanceof HTMLSelectElement || (e.target instanceof HTMLInputElement && e.target.type === "checkbox")) apply(e.currentTarget);
       }}
     >
+      {filter.run && (
+        <p className="mb-3 flex flex-wrap items-center gap-2 text-sm text-slate-700" data-testid="filter-run">
+          <input type="hidden" name="run" value={filter.run} />
+          Only the episodes of run{" "}
+          <Link href={`/runs/${encodeURIComponent(filter.run)}`} className="font-mono text-xs text-indigo-700 underline-offset-2 hover:underline">{filter.run}</Link>
+          <Link href={sageHref(filter, { run: undefined })} className="rounded-md px-1.5 text-xs text-slate-600 underline-offset-2 hover:underline" data-testid="filter-run-clear">Show every run</Link>
+        </p>
+      )}
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         {select("agent", "Agent model", options.agents, "Every agent model")}
         {select("dimension", "Dimension", options.dimensions, "Every dimension")}

@@ -3,7 +3,7 @@
 //
 //   /dashboards/sage?agent=offline&judge=judge-a&judge=judge-b&dimension=<key>&subcategory=<key>&order=CHRONOLOGICAL&heat=asr&seed=7
 //
-// Fields: agent (agent model, exact), judge (judge model, repeatable; default: every judge seen),
+// Fields: run (one run's episodes), agent (agent model, exact), judge (judge model, repeatable; default: every judge seen),
 // dimension / subcategory (taxonomy keys), order (conversation order CHRONOLOGICAL | REFERENCE),
 // mode (judge mode TERNARY | BINARY, default TERNARY), heat (heatmap measure asr | utr), effect
 // (measure of the Trust vs Warning panel: utr | majority | judge:<model>), seed
@@ -20,6 +20,8 @@ export const SAGE_HEAT = ["asr", "utr"] as const;
 export type SageHeatValue = (typeof SAGE_HEAT)[number];
 
 export interface SageFilter {
+  /** Only the episodes of this run (a SAGE run's page links here). */
+  run?: string;
   agent?: string;
   /** Judge models to count; empty = every judge model with a verdict in the data. */
   judges: string[];
@@ -33,7 +35,7 @@ export interface SageFilter {
   seed: number;
 }
 
-export const SAGE_FILTER_KEYS = ["agent", "judge", "dimension", "subcategory", "order", "mode", "heat", "effect", "seed"] as const;
+export const SAGE_FILTER_KEYS = ["run", "agent", "judge", "dimension", "subcategory", "order", "mode", "heat", "effect", "seed"] as const;
 
 const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
 const upper = (v: unknown) => {
@@ -47,6 +49,7 @@ const lower = (v: unknown) => {
 const text = z.preprocess(first, z.string().trim().min(1).max(300)).optional().catch(undefined);
 
 const schema = z.object({
+  run: text,
   agent: text,
   dimension: text,
   subcategory: text,
@@ -102,7 +105,7 @@ export function sageFilterToSearchParams(filter: Partial<SageFilter>, patch: Sag
   const merged: Partial<SageFilter> = { ...filter, ...patch };
   for (const [k, v] of Object.entries(patch)) if (v === undefined) delete (merged as Record<string, unknown>)[k];
   const p = new URLSearchParams();
-  for (const key of ["agent", "dimension", "subcategory", "order", "mode", "heat", "effect", "seed"] as const) {
+  for (const key of ["run", "agent", "dimension", "subcategory", "order", "mode", "heat", "effect", "seed"] as const) {
     const v = merged[key];
     if (v === undefined || v === null || v === "") continue;
     if (key in DEFAULTS && v === DEFAULTS[key as keyof typeof DEFAULTS]) continue;

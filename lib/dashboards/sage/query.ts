@@ -136,6 +136,7 @@ export async function loadSageDashboard(db: Db, filter: SageFilter): Promise<Sag
   const base: Prisma.TrajectoryWhereInput = { scenarioId: { not: null }, authorityContext: { not: null } };
   const where: Prisma.TrajectoryWhereInput = {
     ...base,
+    ...(filter.run ? { runId: filter.run } : {}),
     ...(filter.agent ? { agentModel: filter.agent } : {}),
     ...(filter.order ? { conversationOrder: filter.order } : {}),
     ...(filter.subcategory || filter.dimension

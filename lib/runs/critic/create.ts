@@ -7,11 +7,11 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { AppError } from "@/lib/errors";
-import { recordAudit } from "@/lib/audit/record";
 import type { EpisodeQueue } from "@/lib/jobs/boss";
 import { criticContextForCases } from "@/lib/critic/context";
 import { CRITIC_METHOD_LABELS, type CriticMethodName } from "@/lib/critic/settings";
 import { loadEndpoints } from "../create";
+import { storeRunAndQueue } from "../store-run";
 import { MIN_OBSERVED } from "../estimate";
 import { resolveTrajectories, type SelectedTrajectory } from "../evaluation/selection";
 import { checkpointChains, estimateCriticRun, type CriticRunEstimate } from "./estimate";
@@ -126,47 +126,27 @@ export async function createCriticRun(
     checkpoints: p.checkpoints,
   };
   const name = s.name || `Critic replay of ${p.trajectories} ${p.trajectories === 1 ? "trajectory" : "trajectories"} (${s.methods.map((m) => CRITIC_METHOD_LABELS[m]).join(", ")})`;
-  const { run, created } = await db.$transaction(async (tx) => {
-    const run = await tx.run.create({
-      data: {
-        kind: "CRITIC",
-        name,
-        notes: s.notes,
-        caseSelection: s.trajectories as Prisma.InputJsonValue,
-        caseIds: [...new Set(p.selected.map((t) => t.caseId))],
-        agents: [],
-        emulatorEndpointId: null,
-        modes: [...new Set(p.selected.map((t) => t.mode))],
-        // The critic endpoint: the claim hands it to the runner as the unit's model.
-        evaluatorEndpointId: s.endpointId,
-        repeats: 1,
-        seed: 0,
-        promptVersions: [],
-        estimate: p.estimate as unknown as Prisma.InputJsonValue,
-        critic: stored as unknown as Prisma.InputJsonValue,
-        createdById: actorId,
-      },
-      select: { id: true },
-    });
-    const created: { id: string; runId: string; caseId: string; agentEndpointId: string | null; variant: string; mode: string; repeat: number; position: number }[] = [];
-    for (let i = 0; i < units.length; i += 5000) {
-      created.push(
-        ...(await tx.runEpisode.createManyAndReturn({
-          data: units.slice(i, i + 5000).map((u) => ({ ...u, runId: run.id, agentEndpointId: null, variant: CRITIC_UNIT_VARIANT })),
-          select: { id: true, runId: true, caseId: true, agentEndpointId: true, variant: true, mode: true, repeat: true, position: true },
-        })),
-      );
-    }
-    await recordAudit(tx, {
-      actorId,
-      action: "run.create",
-      entityType: "Run",
-      entityId: run.id,
-      after: { kind: "CRITIC", name, units: units.length, methods: s.methods, criticModel: p.criticModel, checkpoints: p.checkpoints, tau: s.settings.tau },
-    });
-    return { run, created };
-  });
-  if (queue) await queue.send(created.sort((a, b) => a.position - b.position));
+  const run = await storeRunAndQueue(db, queue, actorId, async () => ({
+    data: {
+      kind: "CRITIC",
+      name,
+      notes: s.notes,
+      caseSelection: s.trajectories as Prisma.InputJsonValue,
+      caseIds: [...new Set(p.selected.map((t) => t.caseId))],
+      agents: [],
+      emulatorEndpointId: null,
+      modes: [...new Set(p.selected.map((t) => t.mode))],
+      // The critic endpoint: the claim hands it to the runner as the unit's model.
+      evaluatorEndpointId: s.endpointId,
+      repeats: 1,
+      seed: 0,
+      promptVersions: [],
+      estimate: p.estimate as unknown as Prisma.InputJsonValue,
+      critic: stored as unknown as Prisma.InputJsonValue,
+    },
+    units: units.map((u) => ({ ...u, agentEndpointId: null, variant: CRITIC_UNIT_VARIANT })),
+    audit: { kind: "CRITIC", name, units: units.length, methods: s.methods, criticModel: p.criticModel, checkpoints: p.checkpoints, tau: s.settings.tau },
+  }));
   return { id: run.id, units: units.length, checkpoints: p.checkpoints, estimate: p.estimate };
 }
 

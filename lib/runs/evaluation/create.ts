@@ -7,11 +7,11 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { AppError } from "@/lib/errors";
-import { recordAudit } from "@/lib/audit/record";
 import type { EpisodeQueue } from "@/lib/jobs/boss";
 import { templateRef } from "@/lib/prompts/template";
 import type { RunEstimate } from "../estimate";
 import { loadEndpoints } from "../create";
+import { storeRunAndQueue } from "../store-run";
 import { estimateEvaluation } from "./estimate";
 import { evaluatorBaseName, NAME_SEPARATOR } from "./naming";
 import { evaluationRunInputSchema, MAX_UNITS_PER_RUN, type EvaluationRunInput, type EvaluationRunSettings, type StoredEvaluationSettings } from "./schemas";
@@ -151,7 +151,7 @@ export async function createEvaluationRun(
   };
   const name = s.name || `Evaluate ${p.trajectories} ${p.trajectories === 1 ? "trajectory" : "trajectories"} with ${p.evaluatorBase}`;
 
-  const { run, created } = await db.$transaction(async (tx) => {
+  const run = await storeRunAndQueue(db, queue, actorId, async (tx) => {
     // replace: replicates above r go now (those up to r are rewritten as their units finish).
     let deleted = 0;
     if (s.write === "replace" && p.toDelete > 0) {
@@ -162,7 +162,7 @@ export async function createEvaluationRun(
           AND left("evaluatorModel", ${prefix.length}::int) = ${prefix} AND substr("evaluatorModel", ${prefix.length + 1}::int) ~ '^[1-9][0-9]{0,5}$'
           AND substr("evaluatorModel", ${prefix.length + 1}::int)::int > ${s.replicates}`;
     }
-    const run = await tx.run.create({
+    return {
       data: {
         kind: "EVALUATION",
         name,
@@ -178,29 +178,11 @@ export async function createEvaluationRun(
         promptVersions: p.templates,
         estimate: p.estimate as unknown as Prisma.InputJsonValue,
         evaluation: { ...stored, deleted } as unknown as Prisma.InputJsonValue,
-        createdById: actorId,
       },
-      select: { id: true },
-    });
-    const created: { id: string; runId: string; caseId: string; agentEndpointId: string | null; variant: string; mode: string; repeat: number; position: number }[] = [];
-    for (let i = 0; i < units.length; i += 5000) {
-      created.push(
-        ...(await tx.runEpisode.createManyAndReturn({
-          data: units.slice(i, i + 5000).map((u) => ({ ...u, runId: run.id, agentEndpointId: null, variant: UNIT_VARIANT })),
-          select: { id: true, runId: true, caseId: true, agentEndpointId: true, variant: true, mode: true, repeat: true, position: true },
-        })),
-      );
-    }
-    await recordAudit(tx, {
-      actorId,
-      action: "run.create",
-      entityType: "Run",
-      entityId: run.id,
-      after: { kind: "EVALUATION", name, units: units.length, evaluator: p.evaluatorBase, replicates: p.replicateNumbers, write: s.write, deleted },
-    });
-    return { run, created };
+      units: units.map((u) => ({ ...u, agentEndpointId: null, variant: UNIT_VARIANT })),
+      audit: { kind: "EVALUATION", name, units: units.length, evaluator: p.evaluatorBase, replicates: p.replicateNumbers, write: s.write, deleted },
+    };
   });
-  if (queue) await queue.send(created.sort((a, b) => a.position - b.position));
   return { id: run.id, units: units.length, estimate: p.estimate, replicateNumbers: p.replicateNumbers, evaluatorBase: p.evaluatorBase };
 }
 

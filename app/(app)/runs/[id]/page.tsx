@@ -10,6 +10,7 @@ import { countWaitingForRun } from "@/lib/runs/interventions/queries";
 import { runControlAction } from "./_actions/control";
 import { evaluationRunControlAction } from "./_actions/control-evaluation";
 import { criticRunControlAction } from "./_actions/control-critic";
+import { sageRunControlAction } from "./_actions/control-sage";
 
 export const metadata: Metadata = { title: "Run" };
 export const dynamic = "force-dynamic";
@@ -24,7 +25,9 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   return (
     <>
       <Breadcrumbs items={[{ href: "/runs", label: "Runs" }, { label: progress.name }]} />
-      {progress.kind === "CRITIC" ? (
+      {progress.kind === "SAGE" ? (
+        <RunLive initial={{ progress, episodes }} canControl={can(user.role, "run:create")} canEvaluate={false} control={sageRunControlAction} />
+      ) : progress.kind === "CRITIC" ? (
         <RunLive initial={{ progress, episodes }} canControl={can(user.role, "evaluation:create")} canEvaluate={can(user.role, "evaluation:create")} control={criticRunControlAction} />
       ) : progress.kind === "EVALUATION" ? (
         <RunLive initial={{ progress, episodes, waitingInterventions }} canControl={can(user.role, "evaluation:create")} canEvaluate={can(user.role, "evaluation:create")} control={evaluationRunControlAction} />
