@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ActionResult } from "@/lib/auth/guard";
 import type { BlindedItem } from "@/lib/annotation/blinded";
-import type { LabelField, LabelValues } from "@/lib/trajectory/label-schema";
+import { fieldVisible, type LabelField, type LabelValues } from "@/lib/trajectory/label-schema";
 
 export type Values = Record<string, string | boolean | null>;
 export type SaveState = { state: "idle" | "saving" | "saved" | "offline"; at?: string };
@@ -34,12 +34,14 @@ function initialValues(item: BlindedItem): Values {
 }
 
 export function isMissing(f: LabelField, v: Values, stepCount = 0): boolean {
-  if (f.kind === "steps") {
+  // A field hidden by its condition is never missing.
+  if (!fieldVisible(f, v)) return false;
+  if (f.kind === "steps" || f.kind === "step_rating") {
     if (stepCount === 0) return false; // nothing to answer (submitted as "")
     const x = v[f.key];
     const answered = typeof x === "string" && x.length >= stepCount && !x.includes("-");
     // An optional per-step field is missing only once started and left incomplete.
-    return f.required ? !answered : typeof x === "string" && /[ynu]/.test(x) && !answered;
+    return f.required ? !answered : typeof x === "string" && /[^-]/.test(x) && !answered;
   }
   return f.required && (v[f.key] === undefined || v[f.key] === null || v[f.key] === "");
 }

@@ -6,7 +6,7 @@
 import { useId, useRef, useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import type { ActionResult } from "@/lib/auth/guard";
-import type { LabelField, LabelSchema, LabelValues } from "@/lib/trajectory/label-schema";
+import { scaleValues, type LabelField, type LabelSchema, type LabelValues } from "@/lib/trajectory/label-schema";
 
 type Value = string | boolean | null;
 type Adjudicate = (input: { itemId: string; values: Record<string, Value>; reason: string }) => Promise<ActionResult<{ id: string }>>;
@@ -131,21 +131,24 @@ export function AdjudicationForm({ itemId, schema, initial, sources, adjudicate 
               </div>
             );
           }
-          if (f.kind === "steps") {
+          if (f.kind === "steps" || f.kind === "step_rating" || f.kind === "multi") {
+            // Per-step and multiple-choice fields are typed in their stored form (lib/trajectory/label-schema.ts).
+            const hint = f.kind === "steps" ? "One letter per step, in order: y yes, n no, u unsure (e.g. yyn for three steps)." : f.kind === "step_rating" ? `One digit ${f.min}–${f.max} per step, in order (e.g. ${f.min}${f.max}${f.min} for three steps).` : `The chosen values separated by | (${f.options.map((o) => o.value).join(", ")}).`;
+            const keep = f.kind === "steps" ? (x: string) => x.toLowerCase().replace(/[^ynu]/g, "") : f.kind === "step_rating" ? (x: string) => x.replace(new RegExp(`[^${f.min}-${f.max}]`, "g"), "") : (x: string) => x;
             return (
               <div key={f.key} className="xl:col-span-2">
                 <label htmlFor={`${uid}-${f.key}`} className="text-sm font-medium text-slate-800">
                   {f.label}{!f.required && <span className="ml-1 text-xs font-normal text-slate-400">(optional)</span>}
                 </label>
                 {help}
-                <p className="mt-0.5 text-xs text-slate-500">One letter per step, in order: y yes, n no, u unsure (e.g. yyn for three steps).</p>
-                <input id={`${uid}-${f.key}`} value={typeof v === "string" ? v : ""} onChange={(e) => set(f.key, e.target.value.toLowerCase().replace(/[^ynu]/g, ""))} required={f.required}
+                <p className="mt-0.5 text-xs text-slate-500">{hint}</p>
+                <input id={`${uid}-${f.key}`} value={typeof v === "string" ? v : ""} onChange={(e) => set(f.key, keep(e.target.value))} required={f.required}
                   aria-describedby={described} aria-invalid={!!err} className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-1.5 font-mono text-sm" data-testid={`adjudicate-${f.key}`} />
                 {errorText}
               </div>
             );
           }
-          const options = f.kind === "boolean" ? [{ value: true, label: "Yes" }, { value: false, label: "No" }] : f.options.map((o) => ({ value: o.value, label: o.score !== undefined ? `${o.label} (${o.score})` : o.label }));
+          const options = f.kind === "boolean" ? [{ value: true, label: "Yes" }, { value: false, label: "No" }] : f.kind === "scale" ? scaleValues(f).map((x) => ({ value: x, label: x })) : f.options.map((o) => ({ value: o.value, label: o.score !== undefined ? `${o.label} (${o.score})` : o.label }));
           return (
             <fieldset key={f.key} className={f.kind === "choice" && f.options.length > 4 ? "xl:col-span-2" : undefined} role="radiogroup" aria-labelledby={`${uid}-${f.key}-legend`} aria-describedby={described} aria-invalid={!!err} aria-required={f.required} data-testid={`adjudicate-${f.key}`}>
               {legend}

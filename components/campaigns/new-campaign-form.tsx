@@ -8,12 +8,15 @@ import type { ActionResult } from "@/lib/auth/guard";
 import type { CreateCampaignInput } from "@/lib/annotation/schemas";
 import type { OptionCount } from "@/lib/toolemu/queries/trajectory-facets";
 import { Guidelines } from "@/components/ui/guidelines";
-import { Checkbox, Field, FormError, FormSection, NumberInput, Select, SummaryRow, TextArea, TextInput, cardCls } from "@/components/ui/form";
-import { LABEL_FORMS, type LabelFormId } from "@/lib/trajectory/label-schema";
+import { Checkbox, Field, FormError, FormSection, NumberInput, SummaryRow, TextArea, TextInput, cardCls } from "@/components/ui/form";
+import { LABEL_FORMS } from "@/lib/trajectory/label-schema";
+import { formatLabelForm, parseLabelFormText } from "@/lib/trajectory/label-form";
 import { fmtInt } from "@/components/ui/format";
 import { usePreview } from "@/components/ui/use-preview";
 import { AnnotatorPicker, type InvitableUserRow } from "./form/annotator-picker";
 import { SelectionSection, type SelectionPreviewData, type SelectionValue } from "./form/selection-section";
+import { BLANK_FORM, LabelFormSection } from "./form/label-form-section";
+import { SageSelection, type ItemSource, type SageOptions, type SageSelectionValue } from "./form/sage-selection";
 
 export type { InvitableUserRow } from "./form/annotator-picker";
 export type { SelectionPreviewData } from "./form/selection-section";
@@ -22,6 +25,8 @@ interface Props {
   users: InvitableUserRow[];
   facets: { agents: OptionCount[]; modes: OptionCount[]; toolkits: OptionCount[] };
   totalTrajectories: number;
+  /** SAGE subcategories and episode count, for scenario and episode campaigns. */
+  sage: SageOptions;
   /** A random seed chosen on the server, so server and client render the same value. */
   defaultSeed: number;
   createCampaign: (input: CreateCampaignInput) => Promise<ActionResult<{ id: string; items: number }>>;
@@ -31,7 +36,7 @@ interface Props {
 /** "" → undefined, else the number (NaN for junk, which the server refuses with a message). */
 const num = (s: string): number | undefined => (s.trim() === "" ? undefined : Number(s));
 
-export function NewCampaignForm({ users, facets, totalTrajectories, defaultSeed, createCampaign, previewSelection }: Props) {
+export function NewCampaignForm({ users, facets, totalTrajectories, sage, defaultSeed, createCampaign, previewSelection }: Props) {
   const router = useRouter();
   const uid = useId();
   const [name, setName] = useState("");
@@ -42,7 +47,16 @@ export function NewCampaignForm({ users, facets, totalTrajectories, defaultSeed,
   const [pseudonymize, setPseudonymize] = useState(false);
   const [redactModelNames, setRedactModelNames] = useState(false);
   const [seed, setSeed] = useState("");
-  const [labelForm, setLabelForm] = useState<LabelFormId>("toolemu");
+  const [labelForm, setLabelFormId] = useState<string>("toolemu");
+  const [customText, setCustomText] = useState(() => formatLabelForm(BLANK_FORM));
+  const [source, setSource] = useState<ItemSource>("trajectories");
+  const [sageSel, setSageSel] = useState<SageSelectionValue>({ subcategory: "", n: "", seed: String(defaultSeed) });
+  // A built-in SAGE form says what it labels: picking it picks that source.
+  const setLabelForm = (id: string) => {
+    setLabelFormId(id);
+    const items = LABEL_FORMS.find((f) => f.id === id)?.items;
+    if (items) setSource(items);
+  };
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
@@ -61,8 +75,10 @@ export function NewCampaignForm({ users, facets, totalTrajectories, defaultSeed,
 
   const matching = preview.counting ? null : (preview.data?.matching ?? null);
   const kNum = num(k);
+  const sagePool = source === "scenarios" ? (sageSel.subcategory ? (sage.subcategories.find((s) => s.key === sageSel.subcategory)?.scenarios ?? 0) : sage.subcategories.reduce((a, s) => a + s.scenarios, 0)) : sage.episodes;
   const items =
-    matching === null ? null : sel.kind === "filter" ? Math.min(matching, num(sel.limit) || matching) : Math.min(matching, num(sel.sampleN) ?? 0);
+    source !== "trajectories" ? Math.min(sagePool, num(sageSel.n) ?? sagePool)
+    : matching === null ? null : sel.kind === "filter" ? Math.min(matching, num(sel.limit) || matching) : Math.min(matching, num(sel.sampleN) ?? 0);
   const needed = items !== null && kNum ? items * kNum : null;
   const perAnnotator = needed !== null && invited.size > 0 ? Math.ceil(needed / invited.size) : null;
 
@@ -70,8 +86,22 @@ export function NewCampaignForm({ users, facets, totalTrajectories, defaultSeed,
     e.preventDefault();
     setPending(true);
     setError(null);
+    let customForm: unknown;
+    if (labelForm === "custom") {
+      const checked = parseLabelFormText(customText);
+      if (!checked.ok) {
+        setPending(false);
+        setError(`The custom form has problems: ${checked.issues.map((i) => `${i.path || "form"}: ${i.message}`).join("; ")}`);
+        requestAnimationFrame(() => errorRef.current?.focus());
+        return;
+      }
+      customForm = checked.schema;
+    }
+    const sageN = num(sageSel.n);
     const selection: CreateCampaignInput["selection"] =
-      sel.kind === "filter"
+      source === "scenarios" ? { kind: "scenarios", subcategories: sageSel.subcategory ? [sageSel.subcategory] : [], ...(sageN !== undefined ? { n: sageN } : {}), seed: num(sageSel.seed) ?? 0 }
+      : source === "sage-episodes" ? { kind: "sage-episodes", ...(sageN !== undefined ? { n: sageN } : {}), seed: num(sageSel.seed) ?? 0 }
+      : sel.kind === "filter"
         ? { kind: "filter", filter, ...(num(sel.limit) !== undefined ? { limit: num(sel.limit) } : {}) }
         : { kind: "sample", filter, n: num(sel.sampleN) as number, seed: num(sel.sampleSeed) as number, stratify: sel.stratify };
     const res = await createCampaign({
@@ -84,7 +114,8 @@ export function NewCampaignForm({ users, facets, totalTrajectories, defaultSeed,
       redactModelNames,
       annotatorIds: users.filter((u) => invited.has(u.id)).map((u) => u.id),
       selection,
-      labelForm,
+      labelForm: labelForm as CreateCampaignInput["labelForm"],
+      ...(customForm !== undefined ? { customForm } : {}),
     });
     if (res.ok) {
       router.push(`/campaigns/${res.data.id}`);
@@ -122,13 +153,12 @@ export function NewCampaignForm({ users, facets, totalTrajectories, defaultSeed,
                 </div>
               )}
             </Field>
-            <Field id={`${uid}-label-form`} label="Label form" error={errors("labelForm")} hint={LABEL_FORMS.find((f) => f.id === labelForm)?.description}>
-              {(aria) => <Select id={`${uid}-label-form`} value={labelForm} onChange={(v) => setLabelForm(v as LabelFormId)} options={LABEL_FORMS.map((f) => ({ value: f.id, label: f.name }))} data-testid="label-form" {...aria} />}
-            </Field>
           </div>
         </FormSection>
 
-        <SelectionSection uid={uid} totalTrajectories={totalTrajectories} facets={facets} value={sel} onChange={setSel} preview={preview} errors={errors} />
+        <LabelFormSection uid={uid} labelForm={labelForm} onLabelForm={setLabelForm} customText={customText} onCustomText={setCustomText} errors={errors} />
+        <SageSelection uid={uid} source={source} onSource={setSource} sage={sage} value={sageSel} onChange={setSageSel} errors={errors} />
+        {source === "trajectories" && <SelectionSection uid={uid} totalTrajectories={totalTrajectories} facets={facets} value={sel} onChange={setSel} preview={preview} errors={errors} />}
         <AnnotatorPicker uid={uid} users={users} k={k} onK={setK} kNum={kNum} invited={invited} onInvited={setInvited} errors={errors} />
 
         <FormSection id={`${uid}-options`} title="Options">
@@ -149,7 +179,7 @@ export function NewCampaignForm({ users, facets, totalTrajectories, defaultSeed,
         <div className={`${cardCls} space-y-3`} aria-labelledby={`${uid}-summary`}>
           <h2 id={`${uid}-summary`} className="text-base font-semibold">Summary</h2>
           <dl className="space-y-1.5 text-sm" data-testid="campaign-summary">
-            <SummaryRow className="gap-2 [&_dd]:font-medium" label="Trajectories">{items === null ? "…" : fmtInt(items)}</SummaryRow>
+            <SummaryRow className="gap-2 [&_dd]:font-medium" label={source === "scenarios" ? "Scenarios" : source === "sage-episodes" ? "SAGE episodes" : "Trajectories"}>{items === null ? "…" : fmtInt(items)}</SummaryRow>
             <SummaryRow className="gap-2 [&_dd]:font-medium" label="Annotators per trajectory">{kNum ?? "—"}</SummaryRow>
             <SummaryRow className="gap-2 [&_dd]:font-medium" label="Labels needed">{needed === null ? "…" : fmtInt(needed)}</SummaryRow>
             <SummaryRow className={`gap-2 [&_dd]:font-medium ${kNum && invited.size < kNum ? "[&_dd]:text-amber-700" : ""}`} label="Invited">{invited.size}</SummaryRow>

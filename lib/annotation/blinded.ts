@@ -9,6 +9,7 @@ import { AppError } from "@/lib/errors";
 import { redactIfAsked } from "./redact";
 import { campaignSchema, schemaColumn, type CompiledSchema } from "./schema-cache";
 import type { LabelSchema, LabelValues } from "@/lib/trajectory/label-schema";
+import { agentVisibleScenario, type AgentVisibleScenario, type SageAuthorityContext } from "@/lib/sage/visible";
 
 export interface BlindedStep {
   index: number;
@@ -16,6 +17,8 @@ export interface BlindedStep {
   action: string | null;
   actionInput: string | null;
   observation: string | null;
+  /** SAGE episodes: the user's (attacker's) message this turn answered. */
+  userMessage?: string | null;
 }
 
 export interface BlindedItem {
@@ -42,6 +45,13 @@ export interface BlindedItem {
   steps: BlindedStep[];
   finalAnswer: string | null;
   finalMessage: string | null;
+  /**
+   * "scenario": the item is a SAGE scenario, not a trajectory (no steps; `case` is empty). A SAGE
+   * episode is a "trajectory" item with `scenario` set.
+   */
+  kind: "trajectory" | "scenario";
+  /** SAGE items: the scenario as the agent sees it (lib/sage/visible.ts; never the hidden judge spec). */
+  scenario: AgentVisibleScenario | null;
 }
 
 /**
@@ -50,16 +60,27 @@ export interface BlindedItem {
  */
 export const ITEM_CONTENT_COLUMNS = Prisma.sql`
   ci.id AS "itemId",
-  tc."userInstruction", tc."underspecTaskInfo", tc."underspecSafety", tc."expectedAchievements", tc."potentialRiskyOutcomes",
+  coalesce(tc."userInstruction", '') AS "userInstruction", coalesce(tc."underspecTaskInfo", '{}') AS "underspecTaskInfo",
+  coalesce(tc."underspecSafety", '{}') AS "underspecSafety", coalesce(tc."expectedAchievements", '{}') AS "expectedAchievements",
+  coalesce(tc."potentialRiskyOutcomes", '{}') AS "potentialRiskyOutcomes",
   t."finalAnswer", t."finalLog",
   (SELECT coalesce(json_agg(json_build_object(
-            'index', s.index, 'thought', s.thought, 'action', s.action, 'actionInput', s."actionInputRaw", 'observation', s."observationRaw"
+            'index', s.index, 'thought', s.thought, 'action', s.action, 'actionInput', s."actionInputRaw", 'observation', s."observationRaw",
+            'userMessage', s."userMessage"
           ) ORDER BY s.index), '[]'::json)
-     FROM "Step" s WHERE s."trajectoryId" = t.id) AS steps`;
+     FROM "Step" s WHERE s."trajectoryId" = t.id) AS steps,
+  (ci."scenarioId" IS NOT NULL) AS "isScenario",
+  CASE WHEN sc.id IS NULL THEN NULL ELSE json_build_object(
+    'roleContext', sc."roleContext", 'taskContext', sc."taskContext", 'crisisContext', sc."crisisContext", 'consequence', sc.consequence,
+    'authorityTrust', sc."authorityTrust", 'authorityWarning', sc."authorityWarning", 'environmentState', sc."environmentState",
+    'visibleWorkflow', sc."visibleWorkflow", 'tools', sc.tools) END AS "scenarioRow",
+  t."authorityContext"::text AS "authorityContext"`;
 
+/** An item is a trajectory (with a ToolEmu case or a SAGE scenario) or a SAGE scenario. */
 export const ITEM_CONTENT_JOINS = Prisma.sql`
-  JOIN "Trajectory" t ON t.id = ci."trajectoryId"
-  JOIN "TestCase" tc ON tc.id = t."caseId"`;
+  LEFT JOIN "Trajectory" t ON t.id = ci."trajectoryId"
+  LEFT JOIN "TestCase" tc ON tc.id = t."caseId"
+  LEFT JOIN "SageScenario" sc ON sc.id = coalesce(ci."scenarioId", t."scenarioId")`;
 
 export interface ItemContentRow {
   itemId: string;
@@ -71,6 +92,10 @@ export interface ItemContentRow {
   finalAnswer: string | null;
   finalLog: string | null;
   steps: BlindedStep[] | string;
+  isScenario: boolean;
+  /** Only the columns agentVisibleScenario reads; it drops the hidden parts of them. */
+  scenarioRow: unknown;
+  authorityContext: string | null;
 }
 
 export interface AssignmentFields {
@@ -114,9 +139,13 @@ export function toBlindedItem(content: ItemContentRow, a: AssignmentFields, camp
       expectedAchievements: content.expectedAchievements,
       potentialRiskyOutcomes: content.potentialRiskyOutcomes,
     },
-    steps: asJson(content.steps).map((s) => ({ index: s.index, thought: s.thought, action: s.action, actionInput: s.actionInput, observation: s.observation })),
+    steps: asJson(content.steps).map((s) => ({ index: s.index, thought: s.thought, action: s.action, actionInput: s.actionInput, observation: s.observation, userMessage: s.userMessage ?? null })),
     finalAnswer: content.finalAnswer,
     finalMessage: content.finalLog,
+    kind: content.isScenario ? "scenario" : "trajectory",
+    scenario: content.scenarioRow
+      ? agentVisibleScenario(asJson(content.scenarioRow as object) as Parameters<typeof agentVisibleScenario>[0], (content.authorityContext as SageAuthorityContext | null) ?? undefined)
+      : null,
   };
 }
 

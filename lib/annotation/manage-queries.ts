@@ -24,12 +24,20 @@ async function listInvitableUsers(db: Db): Promise<InvitableUser[]> {
 
 /** What the "new campaign" form needs: invitable users and the option lists of the trajectory filter. */
 export async function newCampaignFormData(db: Db) {
-  const [users, facets, total] = await Promise.all([
+  const [users, facets, total, subcategories, sageEpisodes] = await Promise.all([
     listInvitableUsers(db),
     trajectoryFacets(db, { sort: "newest", page: 1 }),
     countTrajectories(db, { sort: "newest", page: 1 }),
+    // SAGE: scenario and episode campaigns (issue 14 item 7).
+    db.sageSubcategory.findMany({ orderBy: [{ dimension: { position: "asc" } }, { position: "asc" }], select: { key: true, name: true, _count: { select: { scenarios: true } } } }),
+    db.trajectory.count({ where: { scenarioId: { not: null } } }),
   ]);
-  return { users, facets: { agents: facets.agents, modes: facets.modes, toolkits: facets.toolkits }, totalTrajectories: total };
+  return {
+    users,
+    facets: { agents: facets.agents, modes: facets.modes, toolkits: facets.toolkits },
+    totalTrajectories: total,
+    sage: { subcategories: subcategories.map((s) => ({ key: s.key, name: s.name, scenarios: s._count.scenarios })), episodes: sageEpisodes },
+  };
 }
 
 export interface SelectionPreview {
@@ -90,7 +98,8 @@ export async function adjudicationItem(db: Db, campaignId: string, itemId: strin
     select: {
       id: true,
       campaign: { select: { id: true, name: true, status: true, k: true, labelSchema: true } },
-      trajectory: { select: { id: true, agentModel: true, emulatorModel: true, emulatorMode: true, case: { select: { name: true, userInstruction: true } } } },
+      trajectory: { select: { id: true, agentModel: true, emulatorModel: true, emulatorMode: true, case: { select: { name: true, userInstruction: true } }, scenario: { select: { instanceId: true, taskContext: true } } } },
+      scenario: { select: { instanceId: true, taskContext: true } },
       assignments: {
         orderBy: [{ submittedAt: "asc" }, { claimedAt: "asc" }],
         select: { id: true, status: true, values: true, submittedAt: true, updatedAt: true, timeSpentMs: true, skipReason: true, annotator: { select: { name: true, email: true } } },
@@ -106,12 +115,13 @@ export async function adjudicationItem(db: Db, campaignId: string, itemId: strin
     campaign: { id: it.campaign.id, name: it.campaign.name, locked: it.campaign.status === "LOCKED", k: it.campaign.k, schema },
     item: {
       id: it.id,
-      trajectoryId: it.trajectory.id,
-      caseName: it.trajectory.case?.name ?? "",
-      instruction: it.trajectory.case?.userInstruction ?? "",
-      agentModel: it.trajectory.agentModel,
-      emulatorModel: it.trajectory.emulatorModel,
-      emulatorMode: it.trajectory.emulatorMode,
+      // A scenario item has no trajectory: its scenario stands for the case.
+      trajectoryId: it.trajectory?.id ?? "",
+      caseName: it.trajectory?.case?.name ?? it.trajectory?.scenario?.instanceId ?? it.scenario?.instanceId ?? "",
+      instruction: it.trajectory?.case?.userInstruction ?? it.trajectory?.scenario?.taskContext ?? it.scenario?.taskContext ?? "",
+      agentModel: it.trajectory?.agentModel ?? "",
+      emulatorModel: it.trajectory?.emulatorModel ?? "",
+      emulatorMode: it.trajectory?.emulatorMode ?? "",
     },
     labels: submitted.map((a) => ({
       assignmentId: a.id,

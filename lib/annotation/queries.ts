@@ -90,7 +90,8 @@ export async function campaignOverview(db: Db, campaignId: string) {
     where: { campaignId },
     select: {
       id: true,
-      trajectory: { select: { id: true, agentModel: true, emulatorMode: true, case: { select: { name: true } } } },
+      trajectory: { select: { id: true, agentModel: true, emulatorMode: true, case: { select: { name: true } }, scenario: { select: { instanceId: true } } } },
+      scenario: { select: { instanceId: true } },
       assignments: { where: { status: "SUBMITTED" }, select: { id: true, annotatorId: true, values: true, submittedAt: true, timeSpentMs: true, annotator: { select: { name: true } } } },
       adjudication: { select: { values: true, reason: true, createdAt: true, adjudicator: { select: { name: true } } } },
     },
@@ -100,10 +101,11 @@ export async function campaignOverview(db: Db, campaignId: string) {
     const scores = it.assignments.map((a) => scoreOf(schema, "safety", (a.values as LabelValues | null)?.safety)).filter((s): s is number => s !== null);
     return {
       itemId: it.id,
-      trajectoryId: it.trajectory.id,
-      caseName: it.trajectory.case?.name ?? "",
-      agentModel: it.trajectory.agentModel,
-      emulatorMode: it.trajectory.emulatorMode,
+      // A scenario item has no trajectory: its scenario's instance id stands for the case.
+      trajectoryId: it.trajectory?.id ?? "",
+      caseName: it.trajectory?.case?.name ?? it.trajectory?.scenario?.instanceId ?? it.scenario?.instanceId ?? "",
+      agentModel: it.trajectory?.agentModel ?? "",
+      emulatorMode: it.trajectory?.emulatorMode ?? "",
       labels: it.assignments.map((a) => ({ assignmentId: a.id, annotatorId: a.annotatorId, annotator: a.annotator.name, values: (a.values as LabelValues) ?? {}, submittedAt: a.submittedAt, timeSpentMs: a.timeSpentMs })),
       safetySpread: scores.length >= 2 ? Math.max(...scores) - Math.min(...scores) : null,
       adjudication: it.adjudication ? { values: it.adjudication.values as LabelValues, reason: it.adjudication.reason, adjudicator: it.adjudication.adjudicator?.name ?? null, at: it.adjudication.createdAt } : null,

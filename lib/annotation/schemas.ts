@@ -1,6 +1,7 @@
 // Inputs of the annotation use cases, in one place (server actions, CLI, tests).
 import { z } from "zod";
 import { LABEL_FORM_IDS } from "@/lib/trajectory/label-schema";
+import { parseLabelForm } from "@/lib/trajectory/label-form";
 
 const trajectoryFilterParams = z.record(z.string(), z.string().max(500)).default({});
 
@@ -14,6 +15,22 @@ export const selectionSchema = z.discriminatedUnion("kind", [
     stratify: z.boolean().default(false),
   }),
   z.object({ kind: z.literal("ids"), trajectoryIds: z.array(z.string().min(1)).min(1).max(100_000) }),
+  /** SAGE scenarios themselves (not episodes): all, or a seeded sample, of some subcategories (keys; none = all). */
+  z.object({
+    kind: z.literal("scenarios"),
+    subcategories: z.array(z.string().min(1).max(200)).max(100).default([]),
+    n: z.number().int().min(1).max(100_000).optional(),
+    seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
+    /** Stratify the sample by subcategory. */
+    stratify: z.boolean().default(true),
+  }),
+  /** SAGE episodes (trajectories of a scenario): all, or a seeded sample, optionally of one run. */
+  z.object({
+    kind: z.literal("sage-episodes"),
+    runId: z.string().min(1).optional(),
+    n: z.number().int().min(1).max(100_000).optional(),
+    seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
+  }),
 ]);
 export type Selection = z.infer<typeof selectionSchema>;
 
@@ -30,12 +47,21 @@ export const createCampaignSchema = z
     redactModelNames: z.boolean().default(false),
     annotatorIds: z.array(z.string().min(1)).min(1, { message: "Invite at least one annotator." }),
     /** Which built-in label form the campaign uses (lib/trajectory/label-schema.ts LABEL_FORMS). */
-    labelForm: z.enum(LABEL_FORM_IDS, { message: `labelForm: expected one of ${LABEL_FORM_IDS.join(", ")}` }).default("toolemu"),
+    labelForm: z.enum([...LABEL_FORM_IDS, "custom"], { message: `labelForm: expected one of ${LABEL_FORM_IDS.join(", ")}, custom` }).default("toolemu"),
+    /** labelForm "custom": the form as data (lib/trajectory/label-form.ts checks it, with located errors). */
+    customForm: z.unknown().optional(),
     selection: selectionSchema,
   })
   .refine((c) => new Set(c.annotatorIds).size >= c.k, {
     message: "Invite at least k different annotators: each trajectory needs k different people.",
     path: ["annotatorIds"],
+  })
+  .superRefine((c, ctx) => {
+    if (c.labelForm !== "custom") return;
+    if (c.customForm === undefined) return void ctx.addIssue({ code: "custom", path: ["customForm"], message: "Define the custom form (or pick a built-in one)." });
+    const parsed = parseLabelForm(c.customForm);
+    // Located: the editor shows each message beside the field it names.
+    if (!parsed.ok) for (const i of parsed.issues) ctx.addIssue({ code: "custom", path: ["customForm", ...(i.path ? [i.path] : [])], message: `${i.path || "form"}: ${i.message}` });
   });
 export type CreateCampaignInput = z.input<typeof createCampaignSchema>;
 
@@ -63,6 +89,12 @@ export const adjudicateSchema = z.object({
   itemId: z.string().min(1),
   values: z.record(z.string(), z.union([z.string().max(10_000), z.boolean(), z.null()])),
   reason: z.string().trim().min(1, { message: "Give a reason for the adjudicated label." }).max(5000),
+});
+
+/** A new version of a campaign's label form (labels already given keep theirs). */
+export const reviseFormSchema = z.object({ campaignId: z.string().min(1), form: z.unknown() }).superRefine((c, ctx) => {
+  const parsed = parseLabelForm(c.form);
+  if (!parsed.ok) for (const i of parsed.issues) ctx.addIssue({ code: "custom", path: ["form", ...(i.path ? [i.path] : [])], message: `${i.path || "form"}: ${i.message}` });
 });
 
 export const setLockedSchema = z.object({ campaignId: z.string().min(1), locked: z.boolean() });

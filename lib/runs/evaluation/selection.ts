@@ -41,8 +41,9 @@ async function idsOf(db: Db, sel: TrajectorySelection): Promise<{ ids: string[];
     case "campaign": {
       const c = await db.campaign.findUnique({ where: { id: sel.campaignId }, select: { name: true } });
       if (!c) throw new AppError(`No campaign with id ${sel.campaignId}.`, 404);
-      const rows = await db.campaignItem.findMany({ where: { campaignId: sel.campaignId }, orderBy: { id: "asc" }, select: { trajectoryId: true } });
-      return { ids: rows.map((r) => r.trajectoryId), description: `the items of campaign “${c.name}”` };
+      // Scenario items have no trajectory to score.
+      const rows = await db.campaignItem.findMany({ where: { campaignId: sel.campaignId, trajectoryId: { not: null } }, orderBy: { id: "asc" }, select: { trajectoryId: true } });
+      return { ids: rows.map((r) => r.trajectoryId!), description: `the items of campaign “${c.name}”` };
     }
     case "ids":
       return { ids: [...new Set(sel.ids)], description: `${sel.ids.length} chosen trajectories` };

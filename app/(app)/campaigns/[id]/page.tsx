@@ -20,6 +20,8 @@ import { AppError } from "@/lib/errors";
 import { campaignOverview } from "@/lib/annotation/queries";
 import { campaignTies } from "@/lib/dashboards/human/campaign-ties";
 import { TieList } from "@/components/campaigns/tie-list";
+import { FieldAgreementPanel } from "@/components/campaigns/field-agreement";
+import { campaignFormAgreement } from "@/lib/dashboards/human/form-agreement-query";
 import { setLockedAction } from "./_actions/set-locked";
 
 export const metadata: Metadata = { title: "Campaign" };
@@ -35,9 +37,10 @@ export default async function CampaignPage({ params, searchParams }: Props) {
   const showAll = (await searchParams).show === "all";
   let overview;
   let ties;
+  let formAgreement;
   try {
-    // The overview, and the ties it cannot see (they need the dashboards' score mapping).
-    [overview, ties] = await Promise.all([campaignOverview(db(), id), campaignTies(db(), id)]);
+    // The overview, the ties it cannot see (they need the dashboards' score mapping), and agreement on every form field.
+    [overview, ties, formAgreement] = await Promise.all([campaignOverview(db(), id), campaignTies(db(), id), campaignFormAgreement(db(), id)]);
   } catch (e) {
     if (e instanceof AppError && e.status === 404) notFound();
     throw e;
@@ -109,6 +112,8 @@ export default async function CampaignPage({ params, searchParams }: Props) {
         </section>
 
         {totals.labelsSubmitted > 0 && <TieList campaignId={campaign.id} ties={ties} k={campaign.k} />}
+
+        <FieldAgreementPanel data={formAgreement} />
 
         <section aria-labelledby="items-heading" className="space-y-3">
           <div className="flex flex-wrap items-end justify-between gap-2">

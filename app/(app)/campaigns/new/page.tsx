@@ -13,15 +13,16 @@ export const metadata: Metadata = { title: "New campaign" };
 
 export default async function NewCampaignPage() {
   await requirePermission("campaign:manage");
-  const { users, facets, totalTrajectories } = await newCampaignFormData(db());
+  const { users, facets, totalTrajectories, sage } = await newCampaignFormData(db());
   return (
     <>
       <Breadcrumbs items={[{ href: "/campaigns", label: "Campaigns" }, { label: "New campaign" }]} />
-      <PageHeader title="New campaign" description="Choose the trajectories, who labels them and how many people label each one. The label form is ToolEmu's: safety, helpfulness, three emulator aspects, true failure and a comment." />
+      <PageHeader title="New campaign" description="Choose the label form (ToolEmu's by default, a SAGE form, or your own), what to label (trajectories, SAGE episodes or SAGE scenarios), who labels and how many people label each item." />
       <NewCampaignForm
         users={users}
         facets={facets}
         totalTrajectories={totalTrajectories}
+        sage={sage}
         defaultSeed={randomInt(0, 1_000_000)}
         createCampaign={createCampaignAction}
         previewSelection={previewSelectionAction}
