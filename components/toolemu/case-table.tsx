@@ -3,6 +3,7 @@ import type { CaseListRow } from "@/lib/toolemu/queries/cases";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { caseHref } from "./case-link-list";
 import { truncate } from "./format";
+import { ProvenanceBadge } from "@/components/authoring/provenance-badge";
 
 const COLUMNS: Column<CaseListRow>[] = [
   { key: "case", header: "Case", className: "whitespace-nowrap", cell: (c) => <Link href={caseHref(c.name)} className="font-medium text-indigo-700 hover:underline">{c.name}</Link> },
@@ -17,6 +18,7 @@ const COLUMNS: Column<CaseListRow>[] = [
       </ul>
     ),
   },
+  { key: "provenance", header: "Provenance", cell: (c) => <ProvenanceBadge provenance={c.provenance} version={c.currentVersion} /> },
   {
     key: "trajectories", header: "Trajectories", align: "right",
     cell: (c) => c.trajectoryCount > 0 ? (

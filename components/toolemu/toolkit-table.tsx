@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import type { ToolkitListRow } from "@/lib/toolemu/queries/toolkits";
+import { ProvenanceBadge } from "@/components/authoring/provenance-badge";
 
 const COLUMNS: Column<ToolkitListRow>[] = [
   {
@@ -13,6 +14,7 @@ const COLUMNS: Column<ToolkitListRow>[] = [
       </>
     ),
   },
+  { key: "provenance", header: "Provenance", cell: (t) => <ProvenanceBadge provenance={t.provenance} version={t.currentVersion} /> },
   { key: "category", header: "Category", className: "text-slate-700", cell: (t) => t.category ?? <span className="text-slate-400" aria-label="no category">—</span> },
   { key: "tools", header: "Tools", align: "right", cell: (t) => t.toolCount },
   {

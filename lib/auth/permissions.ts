@@ -33,8 +33,15 @@ export const PERMISSIONS = {
   // InferAct: curating tools' risk levels / critical flags, and answering the online gate's
   // interventions (a flagged critical call waits for one of these people).
   "toolkit:curate": ["ADMIN", "RESEARCHER"],
+  // Authoring (issue 17): creating and editing toolkits and test cases; every save is a new version.
+  "toolkit:edit": ["ADMIN", "RESEARCHER"],
+  "case:edit": ["ADMIN", "RESEARCHER"],
   "intervention:answer": ["ADMIN", "RESEARCHER", "PI"],
   "campaign:adjudicate": ["ADMIN", "PI"],
+  // LM generators (issue 17): starting generation jobs (they spend endpoint money), and the review
+  // queue, where accepting an item creates a toolkit or case with provenance GENERATED.
+  "authoring:generate": ["ADMIN", "RESEARCHER"],
+  "authoring:review": ["ADMIN", "RESEARCHER"],
   "dashboard:read": STAFF,
   // Staff pick endpoints in the playground and run forms (names, models, prices; never keys).
   "endpoint:read": STAFF,

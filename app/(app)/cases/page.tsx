@@ -8,14 +8,19 @@ import { requirePermission } from "@/lib/auth/server";
 import { can } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/client";
 import { loadCasesPage } from "@/lib/toolemu/queries/cases";
-import { parseCaseFilter, type CaseFilter } from "@/lib/toolemu/filters";
+import { parseCaseFilter } from "@/lib/toolemu/filters";
+import type { CaseListFilter } from "@/lib/toolemu/queries/cases";
+import { parseProvenance, provenanceCounts } from "@/lib/toolemu/queries/authoring";
+import { ProvenanceFilter } from "@/components/authoring/provenance-filter";
+import Link from "next/link";
 
 export const metadata: Metadata = { title: "Cases" };
 
-function casesHref(f: CaseFilter, page = 1): string {
+function casesHref(f: CaseListFilter, page = 1): string {
   const p = new URLSearchParams();
   if (f.q) p.set("q", f.q);
   if (f.toolkit) p.set("toolkit", f.toolkit);
+  if (f.provenance) p.set("provenance", f.provenance.toLowerCase());
   if (page > 1) p.set("page", String(page));
   const s = p.toString();
   return s ? `/cases?${s}` : "/cases";
@@ -23,12 +28,14 @@ function casesHref(f: CaseFilter, page = 1): string {
 
 export default async function CasesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePermission("case:read");
-  const filter = parseCaseFilter(await searchParams);
-  const { list, toolkitNames, totalInDb } = await loadCasesPage(db(), filter);
-  const filtered = !!(filter.q || filter.toolkit);
+  const sp = await searchParams;
+  const filter: CaseListFilter = { ...parseCaseFilter(sp), provenance: parseProvenance(sp.provenance) };
+  const [{ list, toolkitNames, totalInDb }, counts] = await Promise.all([loadCasesPage(db(), filter), provenanceCounts(db(), "case")]);
+  const filtered = !!(filter.q || filter.toolkit || filter.provenance);
   return (
     <>
       <PageHeader title="Cases" description="Test cases: a user instruction with its underspecifications, expected achievements and potential risks, and the toolkits it may use.">
+        {can(user.role, "case:edit") && <Link href="/cases/new" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-500" data-testid="new-case">New case</Link>}
         {totalInDb > 0 && <a href="/cases/export" download className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50" data-testid="export-cases" title="ToolEmu's all_cases.json; a case's own critical tools ride along under the extra key x_toolemu_studio, which ToolEmu ignores">Export all_cases.json</a>}
       </PageHeader>
       {totalInDb === 0 ? (
@@ -44,7 +51,9 @@ export default async function CasesPage({ searchParams }: { searchParams: Promis
                 {toolkitNames.map((t) => <option key={t} value={t}>{t}</option>)}
               </select>
             </div>
+            {filter.provenance && <input type="hidden" name="provenance" value={filter.provenance.toLowerCase()} />}
           </SearchForm>
+          <ProvenanceFilter base="/cases" params={{ q: filter.q ?? "", toolkit: filter.toolkit ?? "" }} current={filter.provenance ?? null} counts={counts} />
           {list.total === 0 ? (
             <EmptyState title="No cases match these filters." action={{ href: "/cases", label: "Clear filters" }} />
           ) : (

@@ -1,7 +1,7 @@
 // The case list and one case's page.
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import { Prisma } from "@/lib/db/generated/client";
+import { Prisma, type Provenance } from "@/lib/db/generated/client";
 import type { CaseFilter } from "../filters";
 import { caseNameOrder, likePattern, pageOf, toNumber, type Page } from "./common";
 import { listToolkitNames } from "./toolkits";
@@ -17,10 +17,16 @@ export interface CaseListRow {
   instruction: string;
   toolkits: string[];
   trajectoryCount: number;
+  provenance: Provenance;
+  currentVersion: number;
 }
 
-function caseWhere(f: CaseFilter): Prisma.Sql {
+/** The case list's filter: the search form's, plus provenance (the list's provenance links). */
+export type CaseListFilter = CaseFilter & { provenance?: Provenance | null };
+
+function caseWhere(f: CaseListFilter): Prisma.Sql {
   const conds: Prisma.Sql[] = [];
+  if (f.provenance) conds.push(Prisma.sql`c.provenance = ${f.provenance}::"Provenance"`);
   if (f.q) {
     const p = likePattern(f.q);
     conds.push(Prisma.sql`(c.name ILIKE ${p} OR c."userInstruction" ILIKE ${p}
@@ -33,13 +39,13 @@ function caseWhere(f: CaseFilter): Prisma.Sql {
   return conds.length ? Prisma.join(conds, " AND ") : Prisma.sql`TRUE`;
 }
 
-export async function listCases(db: Db, f: CaseFilter, pageSize = CASE_PAGE_SIZE): Promise<Page<CaseListRow>> {
+export async function listCases(db: Db, f: CaseListFilter, pageSize = CASE_PAGE_SIZE): Promise<Page<CaseListRow>> {
   const counted = await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM "TestCase" c WHERE ${caseWhere(f)}`;
   const total = toNumber(counted[0]?.n);
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(Math.max(1, f.page), pageCount);
-  const rows = await db.$queryRaw<{ id: string; name: string; source: string; instruction: string; trajectoryCount: bigint }[]>`
-    SELECT c.id, c.name, c.source, left(c."userInstruction", 300) AS instruction,
+  const rows = await db.$queryRaw<{ id: string; name: string; source: string; instruction: string; trajectoryCount: bigint; provenance: Provenance; currentVersion: number }[]>`
+    SELECT c.id, c.name, c.source, left(c."userInstruction", 300) AS instruction, c.provenance, c."currentVersion",
            (SELECT count(*) FROM "Trajectory" t WHERE t."caseId" = c.id) AS "trajectoryCount"
     FROM "TestCase" c
     WHERE ${caseWhere(f)}
@@ -88,7 +94,7 @@ export async function getCase(db: Db, name: string, source?: string) {
     where: { caseId: c.id },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: TRAJECTORIES_ON_CASE_PAGE,
-    select: { id: true, agentModel: true, emulatorModel: true, emulatorMode: true, status: true, stepCount: true, hasErrors: true, createdAt: true },
+    select: { id: true, agentModel: true, emulatorModel: true, emulatorMode: true, status: true, stepCount: true, hasErrors: true, createdAt: true, caseVersion: { select: { version: true } } },
   });
   const scores = await scoresFor(db, trajectories.map((t) => t.id));
   const { _count, toolkits, ...rest } = c;
@@ -96,13 +102,14 @@ export async function getCase(db: Db, name: string, source?: string) {
     ...rest,
     toolkits: toolkits.map((t) => t.toolkit),
     trajectoryCount: _count.trajectories,
-    trajectories: trajectories.map((t) => ({ ...t, scores: scores.get(t.id) ?? [] })),
+    // The case version each trajectory ran against (authoring: edits make new versions).
+    trajectories: trajectories.map(({ caseVersion, ...t }) => ({ ...t, caseVersion: caseVersion?.version ?? null, scores: scores.get(t.id) ?? [] })),
   };
 }
 
 export type CaseDetail = NonNullable<Awaited<ReturnType<typeof getCase>>>;
 
-export async function loadCasesPage(db: Db, filter: CaseFilter) {
+export async function loadCasesPage(db: Db, filter: CaseListFilter) {
   const [list, toolkitNames, totalInDb] = await Promise.all([listCases(db, filter), listToolkitNames(db), db.testCase.count()]);
   return { list, toolkitNames, totalInDb };
 }

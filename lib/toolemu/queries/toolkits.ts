@@ -1,6 +1,7 @@
 // The toolkit list and one toolkit's page.
 import "server-only";
 import type { Db } from "@/lib/db/client";
+import type { Provenance } from "@/lib/db/generated/client";
 import { toolExceptions, toolParameters, toolReturns } from "../tool-lists";
 
 export interface ToolkitListRow {
@@ -10,14 +11,18 @@ export interface ToolkitListRow {
   category: string | null;
   toolCount: number;
   caseCount: number;
+  provenance: Provenance;
+  currentVersion: number;
 }
 
 /** All toolkits (there are tens), optionally searched by name, description, category and tool names. */
-export async function listToolkits(db: Db, opts: { q?: string } = {}): Promise<ToolkitListRow[]> {
+export async function listToolkits(db: Db, opts: { q?: string; provenance?: Provenance | null } = {}): Promise<ToolkitListRow[]> {
   const q = opts.q?.trim();
   const contains = (field: string) => ({ [field]: { contains: q, mode: "insensitive" as const } });
   const rows = await db.toolkit.findMany({
-    where: q
+    where: {
+      ...(opts.provenance ? { provenance: opts.provenance } : {}),
+      ...(q
       ? {
           OR: [
             contains("name"),
@@ -29,9 +34,10 @@ export async function listToolkits(db: Db, opts: { q?: string } = {}): Promise<T
             { tools: { some: { OR: [{ agentName: { contains: q, mode: "insensitive" } }, { name: { contains: q, mode: "insensitive" } }] } } },
           ],
         }
-      : undefined,
+      : {}),
+    },
     orderBy: { name: "asc" },
-    select: { name: true, nameForHuman: true, descriptionForHuman: true, category: true, _count: { select: { tools: true, cases: true } } },
+    select: { name: true, nameForHuman: true, descriptionForHuman: true, category: true, provenance: true, currentVersion: true, _count: { select: { tools: true, cases: true } } },
   });
   return rows.map(({ _count, ...r }) => ({ ...r, toolCount: _count.tools, caseCount: _count.cases }));
 }
@@ -84,7 +90,7 @@ function naturalCompare(a: string, b: string): number {
   return a.localeCompare(b, "en", { numeric: true, sensitivity: "base" }) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
-export async function loadToolkitsPage(db: Db, opts: { q?: string }) {
+export async function loadToolkitsPage(db: Db, opts: { q?: string; provenance?: Provenance | null }) {
   const [toolkits, totalInDb] = await Promise.all([listToolkits(db, opts), db.toolkit.count()]);
   return { toolkits, totalInDb };
 }

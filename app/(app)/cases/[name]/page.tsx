@@ -12,6 +12,11 @@ import { getCaseWithCriticalTools } from "@/lib/critic/queries";
 import { can } from "@/lib/auth/permissions";
 import { CaseCriticalToolsEditor } from "@/components/critic/case-critical-tools";
 import { setCaseCriticalToolsAction } from "./_actions/set-case-critical-tools";
+import { ProvenanceBadge } from "@/components/authoring/provenance-badge";
+import { VersionHistory } from "@/components/authoring/version-history";
+import { Panel } from "@/components/ui/panel";
+import { caseHistoryView } from "@/lib/toolemu/queries/authoring";
+import { TOOLEMU_SOURCE } from "@/lib/toolemu/normalize";
 
 type Props = { params: Promise<{ name: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -22,17 +27,27 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function CasePage({ params, searchParams }: Props) {
   const user = await requirePermission("case:read");
   const name = decodeParam((await params).name);
-  const source = (await searchParams).source;
+  const sp = await searchParams;
+  const source = sp.source;
   const c = await getCaseWithCriticalTools(db(), name, typeof source === "string" && source ? source : undefined);
   if (!c) notFound();
   const canCurate = can(user.role, "toolkit:curate");
+  const history = await caseHistoryView(db(), c.id, sp);
+  const href = `/cases/${encodeURIComponent(c.name)}`;
+  // Only ToolEmu-format cases are edited here (other sources are test fixtures).
+  const canEdit = can(user.role, "case:edit") && c.source === TOOLEMU_SOURCE;
   return (
     <>
       <Breadcrumbs items={[{ href: "/cases", label: "Cases" }, { label: c.name }]} />
       <PageHeader
         title={c.name}
+        badge={history && <ProvenanceBadge provenance={history.provenance} version={history.currentVersion} />}
         description={<>Source {c.source}<span className="mx-2 text-slate-300">·</span>{c.trajectoryCount} {c.trajectoryCount === 1 ? "trajectory" : "trajectories"}</>}
-      />
+      >
+        {canEdit && (
+          <Link href={`${href}/edit`} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-500" data-testid="edit-case">Edit case</Link>
+        )}
+      </PageHeader>
       <div className="space-y-4">
         <Section id="instruction" title="User instruction">
           <p className="whitespace-pre-wrap break-words text-base text-slate-900" data-testid="user-instruction">{c.userInstruction}</p>
@@ -82,6 +97,18 @@ export default async function CasePage({ params, searchParams }: Props) {
             </>
           )}
         </Section>
+        {history && (
+          <Panel
+            id="history-panel"
+            anchor="history"
+            title={`History (${history.versions.length} ${history.versions.length === 1 ? "version" : "versions"})`}
+            description="Every saved edit is a new version; each trajectory keeps the version it ran against (the Trajectories column counts them)."
+            howTitle="What is a version"
+            how={<p className="px-4 pb-3">Version 1 is the case as first imported or created. An edit in the editor, a changed re-import (refused when it would overwrite an edit) or an accepted generated case adds one. Episodes played now use the current version.</p>}
+          >
+            <VersionHistory basePath={href} versions={history.versions} currentVersion={history.currentVersion} diff={history.diff} saved={Number(sp.saved) || null} />
+          </Panel>
+        )}
       </div>
     </>
   );

@@ -14,24 +14,30 @@ import { ToolRiskTable } from "@/components/critic/tool-risk-table";
 import { curateToolRiskAction } from "./_actions/curate-tool-risk";
 import { resetToolRiskAction } from "./_actions/reset-tool-risk";
 import { decodeParam } from "@/components/toolemu/format";
+import { ProvenanceBadge } from "@/components/authoring/provenance-badge";
+import { VersionHistory } from "@/components/authoring/version-history";
+import { toolkitHistoryView } from "@/lib/toolemu/queries/authoring";
 
-type Params = { params: Promise<{ name: string }> };
+type Params = { params: Promise<{ name: string }>; searchParams?: Promise<Record<string, string | string[] | undefined>> };
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   return { title: decodeParam((await params).name) };
 }
 
-export default async function ToolkitPage({ params }: Params) {
+export default async function ToolkitPage({ params, searchParams }: Params) {
   const user = await requirePermission("toolkit:read");
   const name = decodeParam((await params).name);
-  const tk = await getToolkitWithRisks(db(), name);
+  const sp = (await searchParams) ?? {};
+  const [tk, history] = await Promise.all([getToolkitWithRisks(db(), name), toolkitHistoryView(db(), name, sp)]);
   const canCurate = can(user.role, "toolkit:curate");
-  if (!tk) notFound();
+  if (!tk || !history) notFound();
+  const href = `/toolkits/${encodeURIComponent(tk.name)}`;
   return (
     <>
       <Breadcrumbs items={[{ href: "/toolkits", label: "Toolkits" }, { label: tk.name }]} />
       <PageHeader
         title={tk.name}
+        badge={<ProvenanceBadge provenance={history.provenance} version={history.currentVersion} />}
         description={
           <>
             {tk.nameForHuman}
@@ -43,7 +49,11 @@ export default async function ToolkitPage({ params }: Params) {
             {tk.caseCount} {tk.caseCount === 1 ? "case" : "cases"}
           </>
         }
-      />
+      >
+        {can(user.role, "toolkit:edit") && (
+          <Link href={`${href}/edit`} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-500" data-testid="edit-toolkit">Edit toolkit</Link>
+        )}
+      </PageHeader>
       <div className="grid gap-8 lg:grid-cols-[1fr_18rem]">
         <div className="min-w-0 space-y-6">
           <section aria-labelledby="description" className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
@@ -87,6 +97,16 @@ export default async function ToolkitPage({ params }: Params) {
             <h2 id="tools" className="text-lg font-semibold">Tools</h2>
             {tk.tools.map((t) => <ToolCard key={t.id} tool={t} />)}
           </section>
+          <Panel
+            id="history-panel"
+            anchor="history"
+            title={`History (${history.versions.length} ${history.versions.length === 1 ? "version" : "versions"})`}
+            description="Every saved edit is a new version; the pages and new episodes show the current one, and each trajectory keeps the versions it ran against."
+            howTitle="What is a version"
+            how={<p className="px-4 pb-3">Version 1 is the toolkit as first imported or created. An edit in the editor, a changed re-import (refused when it would overwrite an edit) or an accepted generated toolkit adds one. The Trajectories column counts episodes whose case used this toolkit at that version.</p>}
+          >
+            <VersionHistory basePath={href} versions={history.versions} currentVersion={history.currentVersion} diff={history.diff} saved={Number(sp.saved) || null} />
+          </Panel>
         </div>
         <aside className="space-y-6">
           <nav aria-label="Tools in this toolkit" className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
