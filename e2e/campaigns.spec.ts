@@ -36,8 +36,10 @@ test("a researcher creates a campaign; an annotator cannot open the staff pages,
   const itemHref = await page.getByTestId("item-link").first().getAttribute("href");
   expect(itemHref).toMatch(/^\/campaigns\/[^/]+\/items\/it_/);
 
-  // The adjudication view opens for the researcher, unblinded, but only a PI or admin gets the form.
+  // The adjudication view opens for the researcher (the item blinded; u unblinds it for staff), but only a PI or admin gets the form.
   await page.goto(itemHref!);
+  await expect(page.getByTestId("adjudication-item")).toBeVisible();
+  await page.keyboard.press("u");
   await expect(page.getByTestId("trajectory-link")).toBeVisible();
   await expect(page.getByTestId("adjudication-readonly")).toBeVisible();
   await expect(page.getByTestId("adjudication-form")).toHaveCount(0);

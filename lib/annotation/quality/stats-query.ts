@@ -4,6 +4,7 @@ import { AppError } from "@/lib/errors";
 import { parseLabelSchema, type LabelValues } from "@/lib/trajectory/label-schema";
 import { answerOf, comparedFields, labelSetOf, type ComparedField } from "./answers";
 import { annotatorStats, type AnnotatorStats, type StatLabel } from "./stats";
+import { exclusionHistory } from "./exclusion";
 
 export interface AnnotatorRow extends AnnotatorStats {
   name: string;
@@ -63,4 +64,10 @@ export async function loadAnnotatorStats(db: Db, campaignId: string, fieldKey?: 
     rows,
     goldItems,
   };
+}
+
+/** The annotators page: the statistics on one field and the campaign's exclusion history. */
+export async function annotatorsPageData(db: Db, campaignId: string, fieldKey?: string) {
+  const [stats, history] = await Promise.all([loadAnnotatorStats(db, campaignId, fieldKey), exclusionHistory(db, campaignId)]);
+  return { ...stats, history };
 }
