@@ -50,12 +50,16 @@ export function jsonValueLines(text: string): Map<string, number> {
       }
     }
     if (c === '"') return void str();
+    if (c === undefined) throw new SyntaxError("no value");
     while (i < text.length && /[^\s,\]}]/.test(text[i]!)) i++;
   };
   try {
     value("", 0);
+    ws();
+    if (i !== text.length) return new Map();
   } catch {
     // Not JSON after all: no lines.
+    return new Map();
   }
   return lines;
 }
