@@ -23,6 +23,8 @@ import { TieList } from "@/components/campaigns/tie-list";
 import { FieldAgreementPanel } from "@/components/campaigns/field-agreement";
 import { campaignFormAgreement } from "@/lib/dashboards/human/form-agreement-query";
 import { setLockedAction } from "./_actions/set-locked";
+import { reviseFormAction } from "./_actions/revise-form";
+import { ReviseForm } from "@/components/campaigns/revise-form";
 
 export const metadata: Metadata = { title: "Campaign" };
 
@@ -114,6 +116,7 @@ export default async function CampaignPage({ params, searchParams }: Props) {
         {totals.labelsSubmitted > 0 && <TieList campaignId={campaign.id} ties={ties} k={campaign.k} />}
 
         <FieldAgreementPanel data={formAgreement} />
+        {!campaign.locked && <ReviseForm campaignId={campaign.id} schema={campaign.schema} reviseForm={reviseFormAction} />}
 
         <section aria-labelledby="items-heading" className="space-y-3">
           <div className="flex flex-wrap items-end justify-between gap-2">
