@@ -13,6 +13,8 @@ import type { ModelClient } from "@/lib/llm/types";
 import { startOfflineModel, type OfflineModelServer } from "@/lib/offline/server";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
 import { exportCases, exportToolkits, specsJson } from "../export-specs";
+import { exportChunks, exportFileName } from "../export";
+import { parseTrajectoryFilter } from "../filters";
 import { runImport } from "../import";
 import { ImportFailed } from "../issues";
 import { caseHistory, createCase, createToolkit, diffCaseVersions, diffToolkitVersions, SpecInvalid, toolkitHistory, updateCase, updateToolkit, validateToolkitSpec } from "./index";
@@ -168,6 +170,17 @@ describe("authoring", () => {
       const pick = (db: TestDatabase["prisma"]) => db.toolkit.findUniqueOrThrow({ where: { name: "HomeThermostat" }, select: { raw: true, contentHash: true, tools: { orderBy: { position: "asc" }, select: { agentName: true, parameters: true } } } });
       expect(await pick(b.prisma)).toEqual(await pick(t.prisma));
       expect(await b.prisma.toolkitVersion.findMany({ select: { version: true, note: true, createdById: true } })).toEqual([{ version: 1, note: "imported", createdById: null }]);
+      // Imported trajectories record the versions current at import.
+      let jsonl = "";
+      for await (const chunk of exportChunks(t.prisma, parseTrajectoryFilter({ case: "authored_warm_kitchen" }), "jsonl")) jsonl += chunk;
+      const file = path.join(dir, exportFileName("jsonl", new Date(), { agentModel: "offline-agent", emulatorModel: "offline-emulator" }));
+      writeFileSync(file, jsonl);
+      expect((await runImport(b.prisma, [file])).written?.trajectories).toBe(2);
+      const [cv, tkv] = await Promise.all([b.prisma.testCaseVersion.findFirstOrThrow({ select: { id: true } }), b.prisma.toolkitVersion.findFirstOrThrow({ select: { id: true } })]);
+      expect(await b.prisma.trajectory.findMany({ select: { caseVersionId: true, toolkitVersionIds: true } })).toEqual([
+        { caseVersionId: cv.id, toolkitVersionIds: [tkv.id] },
+        { caseVersionId: cv.id, toolkitVersionIds: [tkv.id] },
+      ]);
     } finally {
       await b.cleanup();
     }
