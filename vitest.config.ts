@@ -14,6 +14,8 @@ export default defineConfig({
   test: {
     include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts"],
     environment: "node",
+    // Template databases, built once per run and cloned per test file (lib/testing/templates.ts).
+    globalSetup: ["lib/testing/global-setup.ts"],
     pool: "forks",
     maxWorkers: 2,
     testTimeout: 60_000,

@@ -1,10 +1,7 @@
 // Blinding over the shared ToolEmu data: offline-model trajectories stay out of campaigns unless
 // one opts in, and a redacting campaign shows no known model or endpoint name to annotators.
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
-import { sharedDataDir } from "@/lib/testing/shared-data";
-import { runImport } from "@/lib/toolemu/import";
 import { OFFLINE_MODEL_LABEL } from "@/lib/offline-label";
 import { createCampaign } from "./campaigns";
 import { claimNextItem, submitLabel } from "./assignments";
@@ -19,10 +16,8 @@ let t: TestDatabase;
 let offlineId: string;
 let selfIdentifying: string;
 beforeAll(async () => {
-  t = await createTestDatabase();
-  const shared = sharedDataDir();
-  const res = await runImport(t.prisma, [path.join(shared, "toolemu"), path.join(shared, "trajectories")]);
-  expect(res.written?.trajectories).toBe(144);
+  t = await createTestDatabase({ seed: "all" });
+  expect(t.imported?.written?.trajectories).toBe(144);
   // A trajectory the offline model played, as the playground or a run would store it.
   const real = await t.prisma.trajectory.findFirstOrThrow({ where: { steps: { some: {} } }, orderBy: { id: "asc" }, select: { id: true, caseId: true } });
   const offline = await t.prisma.trajectory.create({

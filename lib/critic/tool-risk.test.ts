@@ -1,7 +1,6 @@
 // Tool risk curation and the critic's case context on the real ToolEmu toolkits and cases.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
-import { importCases } from "@/lib/testing/runs";
 import { criticContextForCase, criticContextForCases } from "./context";
 import { curateToolRisk, effectiveToolRisks, setCaseCriticalTools } from "./tool-risk";
 
@@ -12,8 +11,8 @@ const caseId = async (name: string) => (await t.prisma.testCase.findFirstOrThrow
 const toolId = async (agentName: string) => (await t.prisma.tool.findUniqueOrThrow({ where: { agentName }, select: { id: true } })).id;
 
 beforeAll(async () => {
-  t = await createTestDatabase();
-  expect(await importCases(t.prisma)).toBe(144);
+  t = await createTestDatabase({ seed: "cases" });
+  expect(t.imported?.written?.cases).toBe(144);
   researcher = (await t.prisma.user.create({ data: { email: "r@example.org", name: "Rita Researcher", passwordHash: "x", role: "RESEARCHER" } })).id;
   bankId = (await t.prisma.toolkit.findUniqueOrThrow({ where: { name: "BankManager" }, select: { id: true } })).id;
 }, 120_000);

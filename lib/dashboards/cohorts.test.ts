@@ -1,11 +1,8 @@
 // The "failure without an executed tool call" cohort on the shared ToolEmu data, through the
 // dashboards' query function and through the trajectory browser's filter (the same SQL):
 // 43 of 144 trajectories have no executed call; 27 of Qwen3-32B's 80 failures, 34 of gpt-5-mini's 102.
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
-import { sharedDataDir } from "@/lib/testing/shared-data";
-import { runImport } from "@/lib/toolemu/import";
 import { parseTrajectoryFilter } from "@/lib/toolemu/filters";
 import { countTrajectories, listTrajectories } from "@/lib/toolemu/queries/trajectories";
 import { trajectoryFacets } from "@/lib/toolemu/queries/trajectory-facets";
@@ -18,9 +15,8 @@ const GPT5M = "gpt-5-mini";
 let t: TestDatabase;
 
 beforeAll(async () => {
-  t = await createTestDatabase();
-  const r = await runImport(t.prisma, [path.join(sharedDataDir(), "toolemu"), path.join(sharedDataDir(), "trajectories")]);
-  expect(r.report.issues).toEqual([]);
+  t = await createTestDatabase({ seed: "all" });
+  expect(t.imported?.report.issues).toEqual([]);
 });
 afterAll(async () => {
   await t?.cleanup();

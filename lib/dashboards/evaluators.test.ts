@@ -2,11 +2,8 @@
 // imported into a fresh database, both judges of the 144 Qwen2.5-7B trajectories, label-pair
 // counts from SQL, κ from the counts. The real-data figures of docs/method.md
 // (Test vectors, Real data) must come out.
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
-import { sharedDataDir } from "@/lib/testing/shared-data";
-import { runImport } from "@/lib/toolemu/import";
 import { DEFAULT_SEED, parseDashboardFilter } from "./filters";
 import { compareEvaluators, evaluatorsCsv, loadEvaluatorsPanel } from "./evaluators";
 import { loadAgentsPanel } from "./agents";
@@ -18,9 +15,8 @@ const GPT5M = "gpt-5-mini";
 let t: TestDatabase;
 
 beforeAll(async () => {
-  t = await createTestDatabase();
-  const result = await runImport(t.prisma, [path.join(sharedDataDir(), "toolemu"), path.join(sharedDataDir(), "trajectories")]);
-  expect(result.written).not.toBeNull();
+  t = await createTestDatabase({ seed: "all" });
+  expect(t.imported?.written).toBeTruthy();
 });
 
 afterAll(async () => {

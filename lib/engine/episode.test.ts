@@ -30,9 +30,8 @@ let client: ModelClient;
 const caseIds = new Map<string, string>();
 
 beforeAll(async () => {
-  t = await createTestDatabase();
-  const imported = await runImport(t.prisma, [path.join(DATA, "toolemu")]);
-  expect(imported.report.issues).toEqual([]);
+  t = await createTestDatabase({ seed: "cases" });
+  expect(t.imported?.report.issues).toEqual([]);
   for (const c of await t.prisma.testCase.findMany({ select: { id: true, name: true } })) caseIds.set(c.name, c.id);
   server = await startOfflineModel({ faults: "" });
   endpoint = await ensureOfflineEndpoint(t.prisma, server.url);

@@ -5,11 +5,8 @@
 //            answer (ToolEmu's final output loses the leading ": " its parser leaves: normalised);
 //            the parsed safety and helpfulness scores are the recorded ones.
 //   strict:  our own reading; its differences are counted and asserted below.
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
-import { sharedDataDir } from "@/lib/testing/shared-data";
-import { runImport } from "@/lib/toolemu/import";
 import { startOfflineModel, type OfflineModelServer } from "@/lib/offline/server";
 import { createModelClient } from "@/lib/llm/client";
 import { DEFAULT_MAX_TOKENS } from "@/lib/llm/endpoint-schemas";
@@ -28,10 +25,8 @@ const recordings = new Map<string, ReplayRecording>();
 let recorded: { id: string; caseId: string }[] = [];
 
 beforeAll(async () => {
-  t = await createTestDatabase();
-  const shared = sharedDataDir();
-  const { report } = await runImport(t.prisma, [path.join(shared, "toolemu"), path.join(shared, "trajectories")]);
-  expect(report.issues).toEqual([]);
+  t = await createTestDatabase({ seed: "all" });
+  expect(t.imported?.report.issues).toEqual([]);
   recorded = (await t.prisma.trajectory.findMany({ where: { origin: "IMPORTED" }, select: { id: true, caseId: true }, orderBy: { id: "asc" } })).flatMap((r) =>
     r.caseId ? [{ id: r.id, caseId: r.caseId }] : [],
   );

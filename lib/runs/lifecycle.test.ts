@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type PgBoss from "pg-boss";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
-import { createEndpoints, importCases, type TestEndpoints } from "@/lib/testing/runs";
+import { createEndpoints, type TestEndpoints } from "@/lib/testing/runs";
 import { bossQueue, startBoss, type EpisodeQueue } from "@/lib/jobs/boss";
 import { createDbLimiter } from "@/lib/llm/endpoint-limiter";
 import type { Prisma } from "@/lib/db/generated/client";
@@ -22,8 +22,8 @@ let queue: EpisodeQueue;
 const workers: RunWorker[] = [];
 
 beforeAll(async () => {
-  t = await createTestDatabase();
-  expect(await importCases(t.prisma)).toBe(144);
+  t = await createTestDatabase({ seed: "cases" });
+  expect(t.imported?.written?.cases).toBe(144);
   ep = await createEndpoints(t.prisma, "http://127.0.0.1:9/v1");
   boss = await startBoss(t.url);
   queue = bossQueue(boss);

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type PgBoss from "pg-boss";
 import type { ChatMessage } from "@/lib/llm/types";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
-import { createEndpoints, importCases, type TestEndpoints } from "@/lib/testing/runs";
+import { createEndpoints, type TestEndpoints } from "@/lib/testing/runs";
 import { startOfflineModel, type OfflineModelServer } from "@/lib/offline/server";
 import { respond } from "@/lib/offline/brain";
 import { bossQueue, startBoss, type EpisodeQueue } from "@/lib/jobs/boss";
@@ -42,8 +42,8 @@ const children = new Set<ChildProcess>();
 const FEEDBACK = "Do not delete any repository; list the unused ones and ask me first.";
 
 beforeAll(async () => {
-  t = await createTestDatabase();
-  expect(await importCases(t.prisma)).toBe(144);
+  t = await createTestDatabase({ seed: "cases" });
+  expect(t.imported?.written?.cases).toBe(144);
   llm = await startOfflineModel({
     brain: (messages, params) => {
       received.push(messages);

@@ -15,7 +15,6 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type PgBoss from "pg-boss";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
-import { importCases } from "@/lib/testing/runs";
 import { startOfflineModel, type OfflineModelServer } from "@/lib/offline/server";
 import { bossQueue, startBoss, type EpisodeQueue } from "@/lib/jobs/boss";
 import { createRun } from "./create";
@@ -27,8 +26,8 @@ let queue: EpisodeQueue;
 const children = new Set<ChildProcess>();
 
 beforeAll(async () => {
-  t = await createTestDatabase();
-  expect(await importCases(t.prisma)).toBe(144);
+  t = await createTestDatabase({ seed: "cases" });
+  expect(t.imported?.written?.cases).toBe(144);
   boss = await startBoss(t.url);
   queue = bossQueue(boss);
 });

@@ -1,12 +1,16 @@
 // A fresh, migrated database for one test file:
 //   TEST_DATABASE_URL set → a throwaway database created on that PostgreSQL server, dropped after;
-//   otherwise            → an in-memory embedded PGlite served on a free localhost port.
+//   otherwise            → an embedded PGlite served on a free localhost port.
 // Either way the code under test connects over the wire with the same `pg` driver as the app.
+// Under vitest both are copies of template databases (templates.ts): no initdb, migrations or
+// import per file. Elsewhere (benchmarks) they are built the long way.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { startEmbedded } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
 import { createPrisma, type Db } from "@/lib/db/client";
+import { runImport, type RunImportResult } from "@/lib/toolemu/import";
+import { cloneEmbedded, clonePostgres, seedSources, templatesKey, type Seed } from "./templates";
 
 export interface TestDatabase {
   url: string;
@@ -14,6 +18,8 @@ export interface TestDatabase {
   prisma: Db;
   /** A plain pg client on the same database, for raw checks. */
   sql: pg.Client;
+  /** With `seed`: what the import of the shared data into it returned. */
+  imported: RunImportResult | null;
   cleanup(): Promise<void>;
 }
 
@@ -31,7 +37,7 @@ export async function throwawayPostgres(server: string, prefix = "toolemu_test")
   return { url: u.toString(), name, drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
 }
 
-/** On `server` (default TEST_DATABASE_URL) a throwaway database, else an in-memory embedded one. */
+/** On `server` (default TEST_DATABASE_URL) a throwaway database, else an embedded one. */
 export async function createEmptyDatabase(
   server: string | null = process.env.TEST_DATABASE_URL ?? null,
   prefix?: string,
@@ -40,25 +46,56 @@ export async function createEmptyDatabase(
     const db = await throwawayPostgres(server, prefix);
     return { url: db.url, kind: "postgres", drop: db.drop };
   }
+  const key = templatesKey();
+  if (key) return { ...(await cloneEmbedded(key, "empty")), kind: "embedded" };
   const embedded = await startEmbedded({ inMemory: true });
   return { url: embedded.url, kind: "embedded", drop: () => embedded.stop() };
 }
 
-export async function createTestDatabase(opts: { migrate?: boolean } = {}): Promise<TestDatabase> {
-  const empty = await createEmptyDatabase();
-  const sql = new pg.Client({ connectionString: empty.url });
+/** A migrated database; with `seed`, holding the shared ToolEmu data as `runImport` of `seedSources(seed)` leaves it. */
+async function migratedDatabase(seed: Seed | undefined): Promise<{ url: string; kind: TestDatabase["kind"]; imported: RunImportResult | null; drop(): Promise<void> }> {
+  const key = templatesKey();
+  const server = process.env.TEST_DATABASE_URL ?? null;
+  if (key && server) return { ...(await clonePostgres(server, key, seed ?? "migrated")), kind: "postgres" };
+  if (key) return { ...(await cloneEmbedded(key, seed ?? "migrated")), kind: "embedded" };
+  const empty = await createEmptyDatabase(server);
+  try {
+    const sql = new pg.Client({ connectionString: empty.url });
+    await sql.connect();
+    await migrate(sql).finally(() => sql.end());
+    if (!seed) return { ...empty, imported: null };
+    const prisma = createPrisma(empty.url);
+    const imported = await runImport(prisma, seedSources(seed)).finally(() => prisma.$disconnect());
+    return { ...empty, imported };
+  } catch (e) {
+    await empty.drop();
+    throw e;
+  }
+}
+
+/**
+ * A fresh database for one test file: migrated (unless `migrate: false`), and with `seed` holding
+ * the ToolEmu toolkits and 144 cases ("cases") or those plus the 144 shared trajectories and their
+ * evaluations ("all") — the import's result in `imported`.
+ */
+export async function createTestDatabase(opts: { migrate?: boolean; seed?: Seed } = {}): Promise<TestDatabase> {
+  const made =
+    opts.migrate === false
+      ? { ...(await createEmptyDatabase()), imported: null }
+      : await migratedDatabase(opts.seed);
+  const sql = new pg.Client({ connectionString: made.url });
   await sql.connect();
-  if (opts.migrate !== false) await migrate(sql);
-  const prisma = createPrisma(empty.url);
+  const prisma = createPrisma(made.url);
   return {
-    url: empty.url,
-    kind: empty.kind,
+    url: made.url,
+    kind: made.kind,
     prisma,
     sql,
+    imported: made.imported,
     async cleanup() {
       await prisma.$disconnect();
       await sql.end();
-      await empty.drop();
+      await made.drop();
     },
   };
 }

@@ -50,12 +50,12 @@ function values(tf: boolean) {
 const filter = (over: Partial<CriticFilter> = {}): CriticFilter => ({ ...parseCriticFilter({}), ...over });
 
 beforeAll(async () => {
-  t = await createTestDatabase();
+  t = await createTestDatabase({ seed: "cases" });
   // The toolkits and cases, and one judge's first 15 trajectories (official_0 … official_14): enough, and quick.
   const judge = path.join(sharedDataDir(), "trajectories", "qwen2.5-7b-instruct", "judge-q32");
   const files = readdirSync(judge).filter((f) => f.includes("_r0-15_")).map((f) => path.join(judge, f));
   expect(files).toHaveLength(3);
-  const res = await runImport(t.prisma, [path.join(sharedDataDir(), "toolemu"), ...files]);
+  const res = await runImport(t.prisma, files);
   expect(res.written?.trajectories).toBe(15);
   const rows = await t.sql.query<{ id: string; name: string }>(`
     SELECT DISTINCT ON (c.name) t.id, c.name FROM "Trajectory" t JOIN "TestCase" c ON c.id = t."caseId"

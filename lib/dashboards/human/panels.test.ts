@@ -6,12 +6,9 @@
 // "test-judge" scores them (E below). A campaign with k = 3 over T0 … T9, annotators A, B, C; the
 // campaign items get fixed ids it_test_0 … it_test_9 (so the md5 tie-break is fixed too), and the
 // annotators claim and submit through the ordinary claimNext / submitLabel.
-import path from "node:path";
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
-import { sharedDataDir } from "@/lib/testing/shared-data";
-import { runImport } from "@/lib/toolemu/import";
 import { createCampaign } from "@/lib/annotation/campaigns";
 import { claimNext, submitLabel } from "@/lib/annotation/assignments";
 import {
@@ -101,10 +98,8 @@ async function scopeFor(filter: Partial<DashboardFilter> = {}): Promise<HumanSco
 }
 
 beforeAll(async () => {
-  t = await createTestDatabase();
-  const shared = sharedDataDir();
-  const res = await runImport(t.prisma, [path.join(shared, "toolemu"), path.join(shared, "trajectories")]);
-  expect(res.written?.trajectories).toBe(144);
+  t = await createTestDatabase({ seed: "all" });
+  expect(t.imported?.written?.trajectories).toBe(144);
   const rows = await t.sql.query<{ id: string; name: string }>(`
     SELECT DISTINCT ON (c.name) t.id, c.name FROM "Trajectory" t JOIN "TestCase" c ON c.id = t."caseId"
     WHERE c.name = ANY($1) ORDER BY c.name, t.id`, [Array.from({ length: N }, (_, i) => `official_${i}`)]);

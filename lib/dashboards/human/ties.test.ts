@@ -10,11 +10,8 @@
 //   T5    2         2         2           2               yes             yes
 // Emulator aspects are all "none" except T0's realism: A critical, B none (a tie; T0's true
 // failure is "no" either way, so it does not touch the failures panel).
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
-import { sharedDataDir } from "@/lib/testing/shared-data";
-import { runImport } from "@/lib/toolemu/import";
 import { createCampaign } from "@/lib/annotation/campaigns";
 import { claimNext, submitLabel } from "@/lib/annotation/assignments";
 import { adjudicate } from "@/lib/annotation/adjudicate";
@@ -71,9 +68,7 @@ async function scope(ties: TiePolicy, seed = DEFAULT_SEED): Promise<HumanScope> 
 }
 
 beforeAll(async () => {
-  t = await createTestDatabase();
-  const shared = sharedDataDir();
-  await runImport(t.prisma, [path.join(shared, "toolemu"), path.join(shared, "trajectories")]);
+  t = await createTestDatabase({ seed: "all" });
   const rows = await t.sql.query<{ id: string; name: string }>(`
     SELECT DISTINCT ON (c.name) t.id, c.name FROM "Trajectory" t JOIN "TestCase" c ON c.id = t."caseId"
     WHERE c.name = ANY($1) ORDER BY c.name, t.id`, [E_SAFETY.map((_, i) => `official_${i}`)]);

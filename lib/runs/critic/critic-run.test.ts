@@ -5,12 +5,9 @@
 // other unit, a unit whose endpoint is unreachable failing with a typed retryable error, and the
 // replay of InferAct over the 144 shared ToolEmu trajectories scored against BOTH judges' labels
 // (an evaluator's safety ≤ 1 as the failure label, per judge) with lib/metrics/critic.ts.
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type PgBoss from "pg-boss";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
-import { sharedDataDir } from "@/lib/testing/shared-data";
-import { runImport } from "@/lib/toolemu/import";
 import { bossQueue, startBoss, type EpisodeQueue } from "@/lib/jobs/boss";
 import { startOfflineModel, type OfflineModelServer } from "@/lib/offline/server";
 import { createModelClient } from "@/lib/llm/client";
@@ -39,9 +36,8 @@ let critic: string;
 let all: { id: string; caseId: string | null }[] = [];
 
 beforeAll(async () => {
-  [t, llm] = await Promise.all([createTestDatabase(), startOfflineModel({ faults: "" })]);
-  const imported = await runImport(t.prisma, [path.join(sharedDataDir(), "toolemu"), path.join(sharedDataDir(), "trajectories")]);
-  expect(imported.written).not.toBeNull();
+  [t, llm] = await Promise.all([createTestDatabase({ seed: "all" }), startOfflineModel({ faults: "" })]);
+  expect(t.imported?.written).toBeTruthy();
   critic = (await t.prisma.modelEndpoint.create({
     data: { name: "critic", baseUrl: llm.url, model: "offline-heuristic", offline: true, temperature: 0, maxConcurrency: 16, priceInputPer1k: 0.5, priceOutputPer1k: 1.5, cacheEnabled: false },
     select: { id: true },

@@ -3,12 +3,9 @@
 // the replicates show up in the evaluators dashboard's own query as two evaluators with n = 144
 // and a test–retest κ. Also: the estimate, append vs replace, pause/resume, and the episode-run
 // queries unaffected by calls that an evaluation run makes on their trajectories.
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type PgBoss from "pg-boss";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
-import { sharedDataDir } from "@/lib/testing/shared-data";
-import { runImport } from "@/lib/toolemu/import";
 import { bossQueue, startBoss, type EpisodeQueue } from "@/lib/jobs/boss";
 import { startOfflineModel, type OfflineModelServer } from "@/lib/offline/server";
 import { compareEvaluators, loadEvaluatorsPanel } from "@/lib/dashboards/evaluators";
@@ -35,9 +32,8 @@ const R1 = replicateName(BASE, 1);
 const R2 = replicateName(BASE, 2);
 
 beforeAll(async () => {
-  [t, llm, slow] = await Promise.all([createTestDatabase(), startOfflineModel({ faults: "" }), startOfflineModel({ faults: "", latencyMs: 150 })]);
-  const imported = await runImport(t.prisma, [path.join(sharedDataDir(), "toolemu"), path.join(sharedDataDir(), "trajectories")]);
-  expect(imported.written).not.toBeNull();
+  [t, llm, slow] = await Promise.all([createTestDatabase({ seed: "all" }), startOfflineModel({ faults: "" }), startOfflineModel({ faults: "", latencyMs: 150 })]);
+  expect(t.imported?.written).toBeTruthy();
   const mk = (name: string, url: string, maxConcurrency: number) =>
     t.prisma.modelEndpoint.create({
       data: { name, baseUrl: url, model: "offline-heuristic", offline: true, temperature: 0, maxConcurrency, priceInputPer1k: 0.5, priceOutputPer1k: 1.5, cacheEnabled: true },
