@@ -16,6 +16,8 @@ import { usePreview } from "@/components/ui/use-preview";
 import { AnnotatorPicker, type InvitableUserRow } from "./form/annotator-picker";
 import { SelectionSection, type SelectionPreviewData, type SelectionValue } from "./form/selection-section";
 import { BLANK_FORM, LabelFormSection } from "./form/label-form-section";
+import { QualitySection } from "./quality/quality-section";
+import { QUALITY_DRAFT, qualityFromDraft, type QualityDraft } from "./quality/quality-settings-fields";
 import { SageSelection, type ItemSource, type SageOptions, type SageSelectionValue } from "./form/sage-selection";
 
 export type { InvitableUserRow } from "./form/annotator-picker";
@@ -46,6 +48,7 @@ export function NewCampaignForm({ users, facets, totalTrajectories, sage, defaul
   const [sel, setSel] = useState<SelectionValue>({ agent: "", mode: "", toolkit: "", includeOffline: false, kind: "sample", sampleN: "20", sampleSeed: String(defaultSeed), stratify: true, limit: "" });
   const [pseudonymize, setPseudonymize] = useState(false);
   const [redactModelNames, setRedactModelNames] = useState(false);
+  const [quality, setQuality] = useState<QualityDraft>(QUALITY_DRAFT);
   const [seed, setSeed] = useState("");
   const [labelForm, setLabelFormId] = useState<string>("toolemu");
   const [customText, setCustomText] = useState(() => formatLabelForm(BLANK_FORM));
@@ -97,6 +100,13 @@ export function NewCampaignForm({ users, facets, totalTrajectories, sage, defaul
       }
       customForm = checked.schema;
     }
+    const qualityParsed = qualityFromDraft(quality);
+    if (!qualityParsed.ok) {
+      setPending(false);
+      setError("Please fix the annotator-quality settings (marked in their section).");
+      requestAnimationFrame(() => errorRef.current?.focus());
+      return;
+    }
     const sageN = num(sageSel.n);
     const selection: CreateCampaignInput["selection"] =
       source === "scenarios" ? { kind: "scenarios", subcategories: sageSel.subcategory ? [sageSel.subcategory] : [], ...(sageN !== undefined ? { n: sageN } : {}), seed: num(sageSel.seed) ?? 0 }
@@ -116,6 +126,7 @@ export function NewCampaignForm({ users, facets, totalTrajectories, sage, defaul
       selection,
       labelForm: labelForm as CreateCampaignInput["labelForm"],
       ...(customForm !== undefined ? { customForm } : {}),
+      quality: qualityParsed.value,
     });
     if (res.ok) {
       router.push(`/campaigns/${res.data.id}`);
@@ -160,6 +171,8 @@ export function NewCampaignForm({ users, facets, totalTrajectories, sage, defaul
         <SageSelection uid={uid} source={source} onSource={setSource} sage={sage} value={sageSel} onChange={setSageSel} errors={errors} />
         {source === "trajectories" && <SelectionSection uid={uid} totalTrajectories={totalTrajectories} facets={facets} value={sel} onChange={setSel} preview={preview} errors={errors} />}
         <AnnotatorPicker uid={uid} users={users} k={k} onK={setK} kNum={kNum} invited={invited} onInvited={setInvited} errors={errors} />
+
+        <QualitySection uid={uid} value={quality} onChange={setQuality} />
 
         <FormSection id={`${uid}-options`} title="Options">
           <div className="mt-4 grid gap-4 sm:grid-cols-2">

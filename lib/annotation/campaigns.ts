@@ -141,6 +141,7 @@ export async function createCampaign(db: Db, actorId: string | null, raw: Create
         pseudonymize: input.pseudonymize,
         includeOffline: input.includeOffline,
         redactModelNames: input.redactModelNames,
+        ...input.quality,
         labelSchema: labelSchema as unknown as Prisma.InputJsonValue,
         labelSchemaVersion: labelSchema.version,
         createdById: actorId,
@@ -161,7 +162,7 @@ export async function createCampaign(db: Db, actorId: string | null, raw: Create
       entityId: campaign.id,
       after: {
         name: campaign.name, k: campaign.k, seed, items: ids.length, itemKind: items, labelForm: labelSchema.form ?? input.labelForm, annotators: annotators.length, selection: input.selection,
-        includeOffline: input.includeOffline, redactModelNames: input.redactModelNames,
+        includeOffline: input.includeOffline, redactModelNames: input.redactModelNames, quality: input.quality ?? null,
       },
     });
     return { id: campaign.id, items: ids.length };

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { LABEL_FORM_IDS } from "@/lib/trajectory/label-schema";
 import { parseLabelForm } from "@/lib/trajectory/label-form";
+import { qualitySettingsSchema } from "./quality/settings";
 
 const trajectoryFilterParams = z.record(z.string(), z.string().max(500)).default({});
 
@@ -50,6 +51,8 @@ export const createCampaignSchema = z
     labelForm: z.enum([...LABEL_FORM_IDS, "custom"], { message: `labelForm: expected one of ${LABEL_FORM_IDS.join(", ")}, custom` }).default("toolemu"),
     /** labelForm "custom": the form as data (lib/trajectory/label-form.ts checks it, with located errors). */
     customForm: z.unknown().optional(),
+    /** Gold items, qualification round, blind adjudication (quality/settings.ts); none by default. */
+    quality: qualitySettingsSchema.optional(),
     selection: selectionSchema,
   })
   .refine((c) => new Set(c.annotatorIds).size >= c.k, {

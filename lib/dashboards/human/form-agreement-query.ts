@@ -6,6 +6,7 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { parseLabelSchema, type LabelSchema, type LabelValues } from "@/lib/trajectory/label-schema";
+import { countedLabelSql } from "@/lib/annotation/quality/metric-scope";
 import { measuredFields } from "./field-codes";
 import { fieldAgreement, type FieldAgreement, type FieldLabel } from "./form-agreement";
 import { episodeValidation, scenarioValidation, type EpisodeValidation, type ScenarioValidation } from "./sage-validation";
@@ -33,7 +34,7 @@ export async function campaignFormAgreement(db: Db, campaignId: string): Promise
     db.$queryRaw<{ item: string; annotator: string; values: unknown; version: number | null; trajectoryId: string | null }[]>`
       SELECT a."itemId" AS item, a."annotatorId" AS annotator, a.values, a."labelSchemaVersion" AS version, ci."trajectoryId"
       FROM "Assignment" a JOIN "CampaignItem" ci ON ci.id = a."itemId"
-      WHERE a."campaignId" = ${campaignId} AND a.status = 'SUBMITTED' AND a.values IS NOT NULL`,
+      WHERE a."campaignId" = ${campaignId} AND a.status = 'SUBMITTED' AND a.values IS NOT NULL AND ${countedLabelSql("a")}`,
     db.campaignFormVersion.findMany({ where: { campaignId }, select: { version: true, schema: true } }),
   ]);
   const schemas = new Map<number, LabelSchema>(versions.map((v) => [v.version, parseLabelSchema(asJson(v.schema))]));
