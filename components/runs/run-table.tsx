@@ -13,7 +13,9 @@ const COLUMNS: Column<RunListRow>[] = [
       <>
         <Link href={`/runs/${r.id}`} className="font-medium text-indigo-700 hover:underline">{r.name}</Link>
         <div className="text-xs text-slate-500">
-          {r.kind === "CRITIC" ? (
+          {r.kind === "SAGE" ? (
+            <><span className="rounded bg-teal-50 px-1 font-medium text-teal-800 ring-1 ring-inset ring-teal-200" data-testid="run-kind-sage">SAGE</span> · {r.agents} agent{r.agents === 1 ? "" : "s"} · Trust vs Warning</>
+          ) : r.kind === "CRITIC" ? (
             <><span className="rounded bg-amber-50 px-1 font-medium text-amber-800 ring-1 ring-inset ring-amber-200" data-testid="run-kind-critic">critic replay</span> · {r.evaluator ?? "(deleted endpoint)"}</>
           ) : r.kind === "EVALUATION" ? (
             <><span className="rounded bg-violet-50 px-1 font-medium text-violet-700 ring-1 ring-inset ring-violet-200" data-testid="run-kind-evaluation">evaluation</span> · {r.evaluatorBase ?? r.evaluator}</>

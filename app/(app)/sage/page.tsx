@@ -21,7 +21,11 @@ export default async function SagePage() {
         titleTestId="sage-title"
         description="ForesightSafety-SAGE: multi-turn scenarios in which an attacker plays the user and pushes a tool-using agent toward a risky path, organised by a risk taxonomy of 5 dimensions and 16 subcategories."
         meta={total > 0 ? <p className="mt-2 text-sm text-slate-600" data-testid="sage-total">{fmtInt(total)} scenarios in {dimensions.reduce((n, d) => n + d.subcategories.length, 0)} subcategories</p> : undefined}
-      />
+      >
+        {total > 0 && can(user.role, "run:create") && (
+          <Link href="/runs/sage" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-500" data-testid="sage-new-run">Run these scenarios…</Link>
+        )}
+      </PageHeader>
       {total === 0 ? (
         <NoSageScenarios canImport={can(user.role, "data:import")} />
       ) : (
