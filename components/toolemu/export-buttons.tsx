@@ -2,9 +2,10 @@ import { trajectoryFilterToSearchParams, type TrajectoryFilter } from "@/lib/too
 
 /** Downloads of the current filter (every page, in the current order). */
 export function ExportButtons({ filter, total }: { filter: TrajectoryFilter; total: number }) {
-  const href = (format: "jsonl" | "csv") => {
+  const href = (format: "jsonl" | "csv", evaluations = false) => {
     const p = trajectoryFilterToSearchParams(filter, { page: false });
     p.set("format", format);
+    if (evaluations) p.set("evaluations", "1");
     return `/trajectories/export?${p.toString()}`;
   };
   const cls = "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50";
@@ -16,6 +17,7 @@ export function ExportButtons({ filter, total }: { filter: TrajectoryFilter; tot
       ) : (
         <>
           <a href={href("jsonl")} download className={cls} data-testid="export-jsonl" title="ToolEmu's own format: each trajectory's original JSON, one per line">Export JSONL</a>
+          <a href={href("jsonl", true)} download className={cls} data-testid="export-jsonl-evaluations" title="A .zip in ToolEmu's layout: per agent, emulator and evaluator a trajectory file with its _eval_agent_safe and _eval_agent_help_ignore_safety companions (eval_id = line index). The Import page reads it back.">JSONL + evaluations (.zip)</a>
           <a href={href("csv")} download className={cls} data-testid="export-csv" title="One row per trajectory with every evaluator's scores">Export CSV</a>
         </>
       )}
