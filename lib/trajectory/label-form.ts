@@ -15,7 +15,7 @@ export type ParsedForm = { ok: true; schema: LabelSchema } | { ok: false; issues
 
 const KEY = /^[a-z][a-z0-9_]{0,63}$/;
 /** Keys the annotation screen keeps for itself (help, guidelines, skip, per-step answers). */
-export const RESERVED_HOTKEYS = ["?", "g", "s", "u", "c", "t", "f", "o", "[", "]", "j", "k"] as const;
+export const RESERVED_HOTKEYS = ["?", "g", "s", "p", "u", "c", "t", "f", "o", "[", "]", "j", "k"] as const;
 
 const key = z.string().regex(KEY, { message: "a key is lower-case letters, digits and _ , starting with a letter (e.g. overall_quality)" });
 const label = z.string().trim().min(1, { message: "give it a label" }).max(200);
@@ -25,7 +25,15 @@ const when = z
   .object({ field: key, equals: z.array(z.union([z.string().min(1).max(100), z.boolean()])).min(1, { message: "list at least one value that shows the field" }) })
   .strict()
   .optional();
-const base = { key, label, help, required: z.boolean().default(true), when };
+const base = {
+  key,
+  label,
+  help,
+  required: z.boolean().default(true),
+  when,
+  // The field's hotkey prefix letter when its own keys are taken (lib/annotation/field-hotkeys.ts).
+  hotkey: z.string().regex(/^[a-z]$/, { message: "a prefix hotkey is one lower-case letter" }).optional(),
+};
 const digit = z.number().int().min(0, { message: "from 0" }).max(9, { message: "up to 9 (one key per value)" });
 const scaleShape = { min: digit, max: digit, minLabel: z.string().max(100).optional(), maxLabel: z.string().max(100).optional() };
 

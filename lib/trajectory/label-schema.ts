@@ -52,7 +52,7 @@ export interface FieldCondition {
  *
  * Per-step kinds answer nothing for a scenario item (it has no steps; sent as "").
  */
-export type LabelField =
+export type LabelField = (
   | { key: string; kind: "choice"; label: string; help?: string; required: boolean; when?: FieldCondition; options: ChoiceOption[] }
   | { key: string; kind: "scale"; label: string; help?: string; required: boolean; when?: FieldCondition; min: number; max: number; minLabel?: string; maxLabel?: string }
   | { key: string; kind: "multi"; label: string; help?: string; required: boolean; when?: FieldCondition; options: MultiOption[] }
@@ -64,7 +64,11 @@ export type LabelField =
    * "y" yes, "n" no, "u" unsure, "-" not answered yet (drafts only). See per-step answers below.
    */
   | { key: string; kind: "steps"; label: string; help?: string; required: boolean; when?: FieldCondition }
-  | { key: string; kind: "step_rating"; label: string; help?: string; required: boolean; when?: FieldCondition; min: number; max: number; minLabel?: string; maxLabel?: string };
+  | { key: string; kind: "step_rating"; label: string; help?: string; required: boolean; when?: FieldCondition; min: number; max: number; minLabel?: string; maxLabel?: string }
+) & {
+  /** The prefix letter of the field's hotkeys when its keys are taken (lib/annotation/field-hotkeys.ts). */
+  hotkey?: string;
+};
 
 export type LabelFieldKind = LabelField["kind"];
 /** Field kinds answered once per step of the item's trajectory. */
