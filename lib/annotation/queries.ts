@@ -21,11 +21,14 @@ export interface MyCampaign {
 export async function listMyCampaigns(db: Db, userId: string, now = new Date()): Promise<MyCampaign[]> {
   const rows = await db.$queryRaw<{ id: string; name: string; status: string; k: number; items: bigint; members: bigint; submitted: bigint; skipped: bigint; available: bigint }[]>`
     SELECT c.id, c.name, c.status::text AS status, c.k,
-      (SELECT count(*) FROM "CampaignItem" ci WHERE ci."campaignId" = c.id) AS items,
+      -- Gold items (quality/) are not counted: they are never shown as such.
+      (SELECT count(*) FROM "CampaignItem" ci WHERE ci."campaignId" = c.id AND NOT EXISTS (SELECT 1 FROM "GoldAnswer" g WHERE g."itemId" = ci.id)) AS items,
       (SELECT count(*) FROM "CampaignMember" cm WHERE cm."campaignId" = c.id) AS members,
       (SELECT count(*) FROM "Assignment" a WHERE a."campaignId" = c.id AND a."annotatorId" = ${userId} AND a.status = 'SUBMITTED') AS submitted,
       (SELECT count(*) FROM "Assignment" a WHERE a."campaignId" = c.id AND a."annotatorId" = ${userId} AND a.status = 'SKIPPED') AS skipped,
       (SELECT count(*) FROM "CampaignItem" ci WHERE ci."campaignId" = c.id
+         AND NOT EXISTS (SELECT 1 FROM "GoldAnswer" g WHERE g."itemId" = ci.id)
+         AND NOT EXISTS (SELECT 1 FROM "QualificationResult" q WHERE q."campaignId" = c.id AND q."annotatorId" = ${userId} AND NOT q.passed)
          AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."itemId" = ci.id AND a."annotatorId" = ${userId})
          AND (SELECT count(*) FROM "Assignment" a WHERE a."itemId" = ci.id AND (a.status = 'SUBMITTED' OR (a.status = 'CLAIMED' AND a."leaseUntil" > ${now}))) < c.k) AS available
     FROM "Campaign" c JOIN "CampaignMember" m ON m."campaignId" = c.id AND m."userId" = ${userId}
@@ -86,8 +89,9 @@ export async function campaignOverview(db: Db, campaignId: string) {
   });
   if (!campaign) throw new AppError("No such campaign.", 404);
   const schema = parseLabelSchema(campaign.labelSchema);
+  // Gold items live on the quality page, outside the campaign's items and totals.
   const items = await db.campaignItem.findMany({
-    where: { campaignId },
+    where: { campaignId, gold: null },
     select: {
       id: true,
       trajectory: { select: { id: true, agentModel: true, emulatorMode: true, case: { select: { name: true } }, scenario: { select: { instanceId: true } } } },
