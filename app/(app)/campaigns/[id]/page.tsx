@@ -82,6 +82,12 @@ export default async function CampaignPage({ params, searchParams }: Props) {
               Evaluate these items…
             </Link>
           )}
+          <Link href={`/campaigns/${encodeURIComponent(campaign.id)}/annotators`} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50" data-testid="campaign-annotators-link" title="Agreement with gold and with the majority, κ, time per item and drift per annotator; exclude an annotator's labels">
+            Annotators
+          </Link>
+          <Link href={`/campaigns/${encodeURIComponent(campaign.id)}/quality`} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50" data-testid="campaign-quality-link" title="Gold items, the qualification round and blind adjudication">
+            Gold &amp; qualification
+          </Link>
           <LockButton campaignId={campaign.id} locked={campaign.locked} setLocked={setLockedAction} />
         </div>
       </PageHeader>
