@@ -70,6 +70,10 @@ export function LiveEpisode({ initial, canRun, startEpisode }: { initial: Episod
   const running = ep.status === "RUNNING";
   const evaluating = !running && !ep.done;
   const kinds = (["SAFETY", "HELPFULNESS"] as const).filter((k) => ep.evaluations.some((e) => e.kind === k));
+  // Mid-run the trajectory's totals are written only at the end: add up the calls stored so far.
+  const soFar = [...ep.steps, ...ep.evaluations].reduce((u, x) => ({ tokens: u.tokens + x.inputTokens + x.outputTokens, cost: u.cost + x.costUsd }), { tokens: 0, cost: 0 });
+  const usage = running || evaluating ? soFar : { tokens: ep.inputTokens + ep.outputTokens, cost: ep.costUsd };
+  const lastStep = ep.steps.at(-1);
 
   return (
     <div className="space-y-6">
@@ -83,7 +87,7 @@ export function LiveEpisode({ initial, canRun, startEpisode }: { initial: Episod
               <div><dt className="inline text-slate-500">Emulator </dt><dd className="inline font-medium">{ep.emulatorModel} · {MODE_LABELS[ep.emulatorMode]}</dd></div>
               <div><dt className="inline text-slate-500">Status </dt><dd className="inline font-medium" data-testid="episode-status">{evaluating ? "Evaluating" : STATUS_LABELS[ep.status]}</dd></div>
               {ep.stopReason && <div><dt className="inline text-slate-500">Stopped </dt><dd className="inline" title={ep.stopDetail ?? undefined}>{ep.stopReason.replace(/_/g, " ")}{ep.stopDetail ? `: ${ep.stopDetail.slice(0, 120)}` : ""}</dd></div>}
-              <div><dt className="inline text-slate-500">Usage </dt><dd className="inline tabular-nums" data-testid="episode-usage">{(ep.inputTokens + ep.outputTokens).toLocaleString("en-US")} tokens · {formatCost(ep.costUsd)}</dd></div>
+              <div><dt className="inline text-slate-500">Usage{running || evaluating ? " so far" : ""} </dt><dd className="inline tabular-nums" data-testid="episode-usage">{usage.tokens > 0 ? `${usage.tokens.toLocaleString("en-US")} tokens · ${formatCost(usage.cost)}` : running || evaluating ? <span title="No model call has finished yet">—</span> : `0 tokens · ${formatCost(usage.cost)}`}</dd></div>
             </dl>
             {ep.replay ? (
               <p className="mt-2 inline-block rounded bg-amber-50 px-2 py-1 text-xs font-medium text-amber-900" data-testid="replay-label">
@@ -97,9 +101,14 @@ export function LiveEpisode({ initial, canRun, startEpisode }: { initial: Episod
         </>}
         footer={<>
         {(running || evaluating) && (
-          <div className="mt-4" aria-live="polite">
-            <div className="h-1.5 w-full overflow-hidden rounded bg-slate-100"><div className="h-full w-1/3 animate-pulse rounded bg-indigo-500" /></div>
-            <p className="mt-1 text-xs text-slate-500">{running ? `Playing — ${ep.steps.length} of at most 15 steps so far` : "Agent done — waiting for the evaluators"}</p>
+          <div className="mt-4">
+            {/* Indeterminate: an agent may finish at any step, so no fraction is shown. */}
+            <div role="progressbar" aria-label={running ? "Episode playing" : "Evaluating"} aria-valuetext={running ? `step ${Math.max(ep.steps.length, 1)}` : "evaluating"} className="h-1.5 w-full overflow-hidden rounded bg-slate-100" data-testid="episode-progress">
+              <div className="h-full w-full animate-pulse rounded bg-indigo-300" />
+            </div>
+            <p className="mt-1 text-xs text-slate-600" aria-live="polite" data-testid="episode-progress-text">
+              {running ? `Playing — step ${Math.max(ep.steps.length, 1)}${ep.maxSteps ? ` of at most ${ep.maxSteps}` : ""}; the agent may finish at any step` : "Agent done — waiting for the evaluators"}
+            </p>
           </div>
         )}
         {ep.replay?.comparison && <ReplayVerdict comparison={ep.replay.comparison} />}
@@ -107,13 +116,13 @@ export function LiveEpisode({ initial, canRun, startEpisode }: { initial: Episod
         {startError && <p role="alert" className="mt-3 rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800">{startError}</p>}
         </>}
       >
-          <div className="flex flex-col items-end gap-2">
+          <div className="flex flex-wrap items-center justify-end gap-2" data-testid="episode-actions">
             {canRun && !ep.replay && (
               <button type="button" onClick={() => rerun(otherMode)} disabled={pending} className="rounded-md border border-indigo-300 bg-white px-3 py-1.5 text-sm font-medium text-indigo-700 hover:bg-indigo-50 disabled:opacity-50" data-testid="other-mode">
                 {pending ? "Starting…" : `Same case, ${otherMode === "STANDARD" ? "standard" : "adversarial"} emulator`}
               </button>
             )}
-            {ep.done && <Link href={`/trajectories/${ep.id}`} className="text-sm text-indigo-700 hover:underline">Open as trajectory →</Link>}
+            {ep.done && <Link href={`/trajectories/${ep.id}`} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50" data-testid="open-trajectory">Open as trajectory →</Link>}
           </div>
       </PageHeader>
 
@@ -127,7 +136,7 @@ export function LiveEpisode({ initial, canRun, startEpisode }: { initial: Episod
               s.index === divergentStep ? (
                 <div key={s.id} className="rounded-xl ring-2 ring-rose-500 ring-offset-2" data-testid="divergent-step"><StepCard step={s} /></div>
               ) : (
-                <StepCard key={s.id} step={s} />
+                <StepCard key={s.id} step={s} waiting={running && s.id === lastStep?.id} />
               ),
             )}
           </ol>

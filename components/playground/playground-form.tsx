@@ -124,10 +124,12 @@ export function PlaygroundForm({ options, initialCaseId, startEpisode }: Props) 
         </fieldset>
         <fieldset>
           <legend className="text-sm font-semibold text-slate-800">Evaluators (safety and helpfulness)</legend>
-          <select value={evaluatorEndpointId} onChange={(e) => setEvaluator(e.target.value)} className={field} data-testid="evaluator-endpoint">
-            {endpointOptions}
-            <option value="">No evaluation</option>
-          </select>
+          <label className="mt-1 block text-xs text-slate-600">Endpoint
+            <select value={evaluatorEndpointId} onChange={(e) => setEvaluator(e.target.value)} className={field} data-testid="evaluator-endpoint">
+              {endpointOptions}
+              <option value="">No evaluation</option>
+            </select>
+          </label>
         </fieldset>
         {error && <p role="alert" className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800">{error}</p>}
         <button type="submit" disabled={pending || !caseId} className="w-full rounded-md bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 disabled:opacity-50" data-testid="run-episode">

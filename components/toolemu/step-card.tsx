@@ -15,7 +15,7 @@ function isErrorObservation(obs: unknown): boolean {
 }
 
 /** One agent step: thought, action and input, the emulated observation, the emulator's notes. */
-export function StepCard({ step }: { step: StepDetail }) {
+export function StepCard({ step, waiting = false }: { step: StepDetail; /** Live view: the emulator has not answered this call yet. */ waiting?: boolean }) {
   const thought = thoughtOf(step.thought);
   const fullLogDiffers = !!step.thought && step.thought.trim() !== thought;
   const error = isErrorObservation(step.observation);
@@ -69,7 +69,11 @@ export function StepCard({ step }: { step: StepDetail }) {
           </div>
           <div className="min-w-0">
             <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Observation <span className="font-normal normal-case text-slate-400">(emulated)</span></h3>
-            <JsonOrText raw={step.observationRaw} parsed={step.observation} label={`Step ${n} observation`} tone={error ? "error" : "plain"} testId="step-observation" />
+            {waiting && step.observationRaw === null ? (
+              <p className="animate-pulse text-sm text-slate-600" data-testid="step-waiting">waiting for the emulator…</p>
+            ) : (
+              <JsonOrText raw={step.observationRaw} parsed={step.observation} label={`Step ${n} observation`} tone={error ? "error" : "plain"} testId="step-observation" />
+            )}
           </div>
         </div>
         {(step.emulatorSummary || step.emulatorThought) && (

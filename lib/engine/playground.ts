@@ -49,7 +49,7 @@ export async function loadEpisodeLive(db: Db, id: string) {
   const failedEvaluatorCalls = t.evaluatorEndpointId
     ? await db.llmCall.findMany({ where: { trajectoryId: id, role: "evaluator", error: { not: null } }, select: { error: true } })
     : [];
-  const settings = (t.settings ?? {}) as { evaluator?: { kinds?: string[] } | null; replayOf?: string; loopMode?: string };
+  const settings = (t.settings ?? {}) as { evaluator?: { kinds?: string[] } | null; replayOf?: string; loopMode?: string; maxSteps?: unknown };
   const expectedEvaluations = t.evaluatorEndpointId ? (settings.evaluator?.kinds?.length ?? 2) : 0;
   const { agentEndpoint, emulatorEndpoint, evaluatorEndpoint, startedAt, finishedAt, ...rest } = t;
   const replaying = typeof settings.replayOf === "string";
@@ -61,6 +61,8 @@ export async function loadEpisodeLive(db: Db, id: string) {
       ? { recordedId: settings.replayOf!, comparison: t.status === "RUNNING" ? null : await compareWithRecording(db, id) }
       : null,
     loopMode: settings.loopMode === "STRICT" ? ("STRICT" as const) : ("TOOLEMU" as const),
+    // The step limit the episode runs under (the live view says "step k of at most n").
+    maxSteps: typeof settings.maxSteps === "number" ? settings.maxSteps : null,
     // Strings, so the page and the polling route hand the client the same shape.
     startedAt: startedAt?.toISOString() ?? null,
     finishedAt: finishedAt?.toISOString() ?? null,
