@@ -8,8 +8,14 @@
 // run's creation to its end, the LLM calls served, the ideal time (calls × L ÷ C — the endpoint
 // busy all the time), their ratio (goal ≤ 1.10 at C = 16) and the worker's peak memory.
 //
+// --sage: a SAGE run instead (issue 14) — the 112 bundled seed scenarios (or --per-subcategory n of
+// each subcategory, seeded) × Trust and Warning, the same endpoint as agent, attacker and judge A,
+// plus judge B (the offline model's second judge, same server, same lanes): attacker + agent +
+// judge calls. Also checks the designed figures through the SAGE dashboard's query (Trust UTR 1,
+// Warning 0, judge A's ASR = UTR, judge B's 0) and exits 1 if they are not met.
+//
 //   npm run bench:run -- [--pg <postgresql url>] [--latency 200] [--concurrency 16] [--cases 144]
-//                        [--worker-concurrency 48] [--workers 1] [--keep]
+//                        [--worker-concurrency 48] [--workers 1] [--keep] [--sage [--per-subcategory n]]
 //
 // Without --pg the database is an in-memory embedded one (PGlite, as `npm start` without
 // DATABASE_URL); with --pg a throwaway database on that server, dropped afterwards.
@@ -27,6 +33,12 @@ import { respond } from "@/lib/offline/brain";
 import type { ChatMessage } from "@/lib/llm/types";
 import { bossQueue, startBoss } from "@/lib/jobs/boss";
 import { createRun } from "@/lib/runs/create";
+import { createSageRun } from "@/lib/runs/sage/create";
+import { runSageImport } from "@/lib/sage/import";
+import { OFFLINE_JUDGE_B_MODEL } from "@/lib/offline/brain/sage";
+import type { BrainParams } from "@/lib/offline/server";
+import { loadSageDashboard } from "@/lib/dashboards/sage/query";
+import { parseSageFilter } from "@/lib/dashboards/sage/filters";
 import { parseArgs, stringFlag } from "../lib/args";
 import { semaphore } from "../lib/semaphore";
 
@@ -38,6 +50,8 @@ const CASES = Number(stringFlag(args, "cases") ?? 144);
 const WORKER_CONCURRENCY = Number(stringFlag(args, "worker-concurrency") ?? 48);
 const WORKERS = Number(stringFlag(args, "workers") ?? 1);
 const KEEP = !!args.flags.keep;
+const SAGE = !!args.flags.sage;
+const PER_SUBCATEGORY = stringFlag(args, "per-subcategory") ? Number(stringFlag(args, "per-subcategory")) : null;
 const GOAL = 1.1;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -82,7 +96,8 @@ function spawnWorker(url: string): Promise<ChildProcess> {
 
 async function main() {
   const where = PG ? `PostgreSQL (${new URL(PG).host}, throwaway database)` : "embedded PGlite (in memory)";
-  console.log(`bench:run — L = ${L} ms, C = ${C}, ${CASES} cases × 2 modes, ${WORKERS} worker(s) × ${WORKER_CONCURRENCY} episodes at once, database: ${where}`);
+  const what = SAGE ? `SAGE: ${PER_SUBCATEGORY ? `${PER_SUBCATEGORY} per subcategory` : "112 seed scenarios"} × Trust and Warning, 2 judges` : `${CASES} cases × 2 modes`;
+  console.log(`bench:run — L = ${L} ms, C = ${C}, ${what}, ${WORKERS} worker(s) × ${WORKER_CONCURRENCY} episodes at once, database: ${where}`);
   const empty = await createEmptyDatabase(PG ?? null, "toolemu_bench");
   const sql = new pg.Client({ connectionString: empty.url });
   await sql.connect();
@@ -106,7 +121,7 @@ async function main() {
   };
   const server = await startOfflineModel({
     faults: {},
-    brain: (messages: ChatMessage[]) =>
+    brain: (messages: ChatMessage[], params: BrainParams) =>
       limit(async () => {
         account();
         busy++;
@@ -116,13 +131,14 @@ async function main() {
           account();
           busy--;
         }
-        return respond(messages);
+        return respond(messages, params);
       }),
   });
   const workers: ChildProcess[] = [];
   let boss: Awaited<ReturnType<typeof startBoss>> | null = null;
   try {
-    const imported = await importCases(db);
+    const imported = SAGE ? (await runSageImport(db, [path.resolve("prisma/seed-data/sage")])).written?.scenarios ?? 0 : await importCases(db);
+    if (SAGE && imported === 0) throw new Error("The bundled SAGE scenarios (prisma/seed-data/sage) could not be imported.");
     const endpoint = await db.modelEndpoint.create({
       data: { name: "bench-loopback", baseUrl: server.url, model: "offline-heuristic", offline: true, cacheEnabled: false, maxConcurrency: C, timeoutMs: 120_000, priceInputPer1k: 0.0005, priceOutputPer1k: 0.0015 },
     });
@@ -136,14 +152,28 @@ async function main() {
 
     const cpu0 = { bench: process.cpuUsage(), workers: workers.map((w) => cpuOf(w.pid!)) };
     const t0 = performance.now();
-    const run = await createRun(db, null, {
-      name: "bench:run",
-      cases: CASES >= imported ? { kind: "all" } : { kind: "sample", size: CASES, seed: 1 },
-      agents: [{ endpointId: endpoint.id, variant: "NAIVE" }],
-      emulatorEndpointId: endpoint.id,
-      evaluatorEndpointId: endpoint.id,
-      modes: ["STANDARD", "ADVERSARIAL"],
-    }, bossQueue(boss));
+    // Judge B is its own endpoint row (a verdict is stored per judge model), so it has its own
+    // concurrency limit: the C lanes are split — judge B gets its share of the calls (1 in 8).
+    const judgeLanes = Math.max(1, Math.round(C / 8));
+    if (SAGE) await db.modelEndpoint.update({ where: { id: endpoint.id }, data: { maxConcurrency: C - judgeLanes } });
+    const judgeB = SAGE ? await db.modelEndpoint.create({ data: { name: "bench-loopback judge B", baseUrl: server.url, model: OFFLINE_JUDGE_B_MODEL, offline: true, cacheEnabled: false, maxConcurrency: judgeLanes, timeoutMs: 120_000 } }) : null;
+    const run = SAGE
+      ? await createSageRun(db, null, {
+          name: "bench:run --sage",
+          scenarios: PER_SUBCATEGORY ? { kind: "sample", perSubcategory: PER_SUBCATEGORY, seed: 1 } : { kind: "all" },
+          agents: [endpoint.id],
+          attackerEndpointId: endpoint.id,
+          judgeEndpointIds: [endpoint.id, judgeB!.id],
+          seed: 1,
+        }, bossQueue(boss))
+      : await createRun(db, null, {
+          name: "bench:run",
+          cases: CASES >= imported ? { kind: "all" } : { kind: "sample", size: CASES, seed: 1 },
+          agents: [{ endpointId: endpoint.id, variant: "NAIVE" }],
+          emulatorEndpointId: endpoint.id,
+          evaluatorEndpointId: endpoint.id,
+          modes: ["STANDARD", "ADVERSARIAL"],
+        }, bossQueue(boss));
     const created = (performance.now() - t0) / 1000;
     let lastPrinted = 0;
     for (;;) {
@@ -190,6 +220,26 @@ async function main() {
     console.log(`  worker peak RSS   ${Math.round(hwm)} MiB${WORKERS > 1 ? " (largest of the workers)" : ""}`);
     console.log(`  CPU               worker ${workerCpu.map((c) => `${c.toFixed(1)} s`).join(" + ")}, this process (loopback server${PG ? "" : " and embedded database"}) ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} s`);
     if (server.stats.maxInFlight > C) process.exitCode = 1;
+    if (SAGE) {
+      // The designed figures of the offline model, read as the dashboard reads them.
+      const d = await loadSageDashboard(db, parseSageFilter({ run: run.id }));
+      const m = (context: string) => d.rows.find((r) => r.context === context && r.group.key === "all")?.metrics;
+      const fig = (context: string) => {
+        const x = m(context);
+        if (!x) return null;
+        return { utr: [x.utr.numerator, x.utr.denominator], asr: x.asr.map((a) => [a.judge, a.unsafe, a.asr.denominator] as const) };
+      };
+      const trust = fig("TRUST");
+      const warning = fig("WARNING");
+      const show = (f: ReturnType<typeof fig>) => (f ? `UTR ${f.utr[0]}/${f.utr[1]}; ${f.asr.map(([j, k, n]) => `ASR ${j} ${k}/${n}`).join("; ")}` : "no episodes");
+      console.log(`  SAGE Trust        ${show(trust)}`);
+      console.log(`  SAGE Warning      ${show(warning)}`);
+      const n = trust?.utr[1] ?? 0;
+      const designed = !!trust && !!warning && n > 0 && trust.utr[0] === n && warning.utr[0] === 0 && warning.utr[1] === n
+        && trust.asr[0]![1] === n && trust.asr[1]![1] === 0 && warning.asr.every(([, k]) => k === 0);
+      console.log(`  designed figures  ${designed ? "OK (Trust UTR 1, Warning 0; judge A's ASR = UTR; judge B's 0)" : "NOT MET"}`);
+      if (!designed) process.exitCode = 1;
+    }
   } finally {
     for (const w of workers) {
       w.kill("SIGTERM");

@@ -11,6 +11,7 @@ import { EmptyState } from "@/components/toolemu/empty-state";
 import { SearchForm } from "@/components/toolemu/search-form";
 import { JsonView } from "@/components/sage/json-view";
 import { requirePermission } from "@/lib/auth/server";
+import { can } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/client";
 import { loadSageDimension, parseSageFilter, type SageScenarioFilter } from "@/lib/sage/queries";
 
@@ -30,7 +31,7 @@ function href(dimension: string, f: Partial<SageScenarioFilter>, page = 1): stri
 }
 
 export default async function SageDimensionPage({ params, searchParams }: Props) {
-  await requirePermission("sage:read");
+  const user = await requirePermission("sage:read");
   const key = decodeURIComponent((await params).dimension);
   const filter = parseSageFilter(await searchParams);
   const data = await loadSageDimension(db(), key, filter);
@@ -40,7 +41,13 @@ export default async function SageDimensionPage({ params, searchParams }: Props)
   return (
     <>
       <Breadcrumbs items={[{ href: "/sage", label: "SAGE" }, { label: dimension.name }]} />
-      <PageHeader title={dimension.name} titleTestId="sage-dimension-title" description={<>{fmtInt(total)} scenarios in {subcategories.length} subcategories{dimension.sourceName ? <span className="ml-2 text-slate-400" lang="zh">{dimension.sourceName}</span> : null}</>} />
+      <PageHeader title={dimension.name} titleTestId="sage-dimension-title" description={<>{fmtInt(total)} scenarios in {subcategories.length} subcategories{dimension.sourceName ? <span className="ml-2 text-slate-400" lang="zh">{dimension.sourceName}</span> : null}</>}>
+        {can(user.role, "run:create") && total > 0 && (
+          <Link href={`/runs/sage?${selected ? `subcategory=${encodeURIComponent(selected.key)}` : `dimension=${encodeURIComponent(dimension.key)}`}`} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50" data-testid="sage-run-these">
+            {selected ? `Run ${selected.name}…` : "Run this dimension…"}
+          </Link>
+        )}
+      </PageHeader>
 
       <nav aria-label="Subcategories" className="mb-4 flex flex-wrap gap-2" data-testid="sage-subcategory-tabs">
         <Link href={href(key, { q: filter.q })} aria-current={!selected ? "page" : undefined} className={`rounded-full border px-3 py-1 text-sm ${!selected ? "border-indigo-600 bg-indigo-50 text-indigo-800" : "border-slate-300 bg-white text-slate-700 hover:bg-slate-50"}`}>
