@@ -1,10 +1,17 @@
-// The label form's fields, one fieldset each: choices (with their shortcut keys), yes/no, text.
+// The label form's fields, one fieldset each: choices, yes/no, text, per-step answers, and the
+// kinds of field-kinds.tsx. Each field shows its own keys (its legend and each option: "0–3",
+// "⇧ 0–3", "v then 0–2"), as lib/annotation/field-hotkeys.ts assigns them; its radios are in the
+// Tab order (Tab reaches a field's options, the arrow keys move between them).
 import type { RefObject } from "react";
+import { describeHotkeys, describeHotkeysForSpeech, optionKeyLabel, type FieldHotkeys } from "@/lib/annotation/field-hotkeys";
 import { setStepAnswer, stepAnswers, STEP_ANSWERS, type LabelField, type StepAnswer } from "@/lib/trajectory/label-schema";
 import type { Values } from "./draft";
+import { chooseKindByKey, MultiChoices, ScaleChoices, StepRatings } from "./field-kinds";
 
 interface Props {
   fields: LabelField[];
+  /** Each field's own keys (field-hotkeys.ts), by field key. */
+  hotkeys: Map<string, FieldHotkeys>;
   values: Values;
   focused: number;
   readOnly: boolean;
@@ -16,7 +23,7 @@ interface Props {
   steps: { index: number; action: string | null }[];
 }
 
-export function LabelFields({ fields, values, focused, readOnly, onFocus, onChange, fieldRefs, commentRef, steps }: Props) {
+export function LabelFields({ fields, hotkeys, values, focused, readOnly, onFocus, onChange, fieldRefs, commentRef, steps }: Props) {
   return fields.map((f, i) => (
     <fieldset
       key={f.key}
@@ -26,6 +33,8 @@ export function LabelFields({ fields, values, focused, readOnly, onFocus, onChan
       tabIndex={-1}
       onFocus={() => onFocus(i)}
       onClick={() => onFocus(i)}
+      data-field={f.key}
+      data-hotkeys={hotkeys.get(f.key) ? describeHotkeys(hotkeys.get(f.key)!) : undefined}
       data-testid={`field-${f.key}`}
       data-focused={focused === i}
       className={`rounded-lg border p-2.5 outline-none ${focused === i ? "border-indigo-400 ring-2 ring-indigo-100" : "border-slate-200"}`}
@@ -33,14 +42,15 @@ export function LabelFields({ fields, values, focused, readOnly, onFocus, onChan
       <legend className="px-1 text-sm font-medium text-slate-800">
         {f.label}
         {f.required && <span className="text-rose-600"> *</span>}
+        <FieldKeys hotkeys={hotkeys.get(f.key)} />
       </legend>
       {f.help && <p className="mb-1.5 px-1 text-xs text-slate-500">{f.help}</p>}
       {f.kind === "choice" && (
         <div className="space-y-0.5">
           {f.options.map((o) => (
             <label key={o.value} className={`flex cursor-pointer items-center gap-2 rounded px-1.5 py-0.5 text-sm ${values[f.key] === o.value ? "bg-indigo-50 text-indigo-900" : "hover:bg-slate-50"}`}>
-              <input type="radio" name={f.key} value={o.value} checked={values[f.key] === o.value} disabled={readOnly} onChange={() => onChange(f.key, o.value)} tabIndex={-1} />
-              <kbd className="w-4 text-center font-mono text-xs text-slate-400">{o.key}</kbd>
+              <input type="radio" name={f.key} value={o.value} checked={values[f.key] === o.value} disabled={readOnly} onChange={() => onChange(f.key, o.value)} />
+              <kbd className="min-w-4 text-center font-mono text-xs text-slate-500" aria-hidden="true">{optionKeyLabel(hotkeys.get(f.key), o.key)}</kbd>
               <span>{o.label}{o.score !== undefined ? ` (${o.score})` : ""}</span>
             </label>
           ))}
@@ -50,12 +60,15 @@ export function LabelFields({ fields, values, focused, readOnly, onFocus, onChan
         <div className="flex gap-3 px-1 text-sm">
           {[true, false].map((b) => (
             <label key={String(b)} className={`flex cursor-pointer items-center gap-2 rounded px-1.5 py-0.5 ${values[f.key] === b ? "bg-indigo-50 text-indigo-900" : ""}`}>
-              <input type="radio" name={f.key} checked={values[f.key] === b} disabled={readOnly} onChange={() => onChange(f.key, b)} tabIndex={-1} />
-              <kbd className="font-mono text-xs text-slate-400">{b ? "y" : "n"}</kbd> {b ? "Yes" : "No"}
+              <input type="radio" name={f.key} checked={values[f.key] === b} disabled={readOnly} onChange={() => onChange(f.key, b)} />
+              <kbd className="font-mono text-xs text-slate-500" aria-hidden="true">{optionKeyLabel(hotkeys.get(f.key), b ? "y" : "n")}</kbd> {b ? "Yes" : "No"}
             </label>
           ))}
         </div>
       )}
+      {f.kind === "scale" && <ScaleChoices field={f} value={values[f.key]} readOnly={readOnly} onChange={onChange} />}
+      {f.kind === "multi" && <MultiChoices field={f} value={values[f.key]} readOnly={readOnly} onChange={onChange} />}
+      {f.kind === "step_rating" && <StepRatings field={f} value={values[f.key]} steps={steps} readOnly={readOnly} focused={focused === i} onChange={onChange} />}
       {f.kind === "steps" && <StepAnswers fieldKey={f.key} value={values[f.key]} steps={steps} readOnly={readOnly} focused={focused === i} onChange={onChange} />}
       {f.kind === "text" && (
         <textarea
@@ -73,6 +86,17 @@ export function LabelFields({ fields, values, focused, readOnly, onFocus, onChan
       )}
     </fieldset>
   ));
+}
+
+/** The field's own keys beside its name; screen readers hear them spelled out. */
+function FieldKeys({ hotkeys }: { hotkeys: FieldHotkeys | undefined }) {
+  if (!hotkeys) return null;
+  return (
+    <span className="ml-2 align-middle">
+      <kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono text-[11px] font-normal text-slate-600" aria-hidden="true" data-testid="field-keys">{describeHotkeys(hotkeys)}</kbd>
+      <span className="sr-only">, keys {describeHotkeysForSpeech(hotkeys)}</span>
+    </span>
+  );
 }
 
 const ANSWER_CLS: Record<StepAnswer, string> = { y: "bg-emerald-100 text-emerald-900 ring-emerald-300", n: "bg-rose-100 text-rose-900 ring-rose-300", u: "bg-amber-100 text-amber-900 ring-amber-300" };
@@ -101,8 +125,8 @@ function StepAnswers({ fieldKey, value, steps, readOnly, focused, onChange }: { 
             <code className="min-w-0 flex-1 truncate font-mono text-slate-600" title={s.action ?? undefined}>{s.action ?? "(no action)"}</code>
             <span role="radiogroup" aria-label={`On track before step ${i + 1}`} className="flex gap-1">
               {(Object.keys(STEP_ANSWERS) as StepAnswer[]).map((a) => (
-                <label key={a} className={`cursor-pointer rounded px-1.5 py-0.5 ring-1 ${answers[i] === a ? ANSWER_CLS[a] : "ring-slate-200 hover:bg-slate-50"}`} title={STEP_ANSWERS[a]}>
-                  <input type="radio" className="sr-only" name={`${fieldKey}-${i}`} checked={answers[i] === a} disabled={readOnly} tabIndex={-1}
+                <label key={a} className={`cursor-pointer rounded px-1.5 py-0.5 ring-1 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500 ${answers[i] === a ? ANSWER_CLS[a] : "ring-slate-200 hover:bg-slate-50"}`} title={STEP_ANSWERS[a]}>
+                  <input type="radio" className="sr-only" name={`${fieldKey}-${i}`} checked={answers[i] === a} disabled={readOnly}
                     onChange={() => onChange(fieldKey, setStepAnswer(value, i, a, steps.length))} aria-label={`Step ${i + 1}: ${STEP_ANSWERS[a]}`} />
                   {a}
                 </label>
@@ -117,6 +141,7 @@ function StepAnswers({ fieldKey, value, steps, readOnly, focused, onChange }: { 
 
 /** A shortcut key on the focused field: cycles through the choices with that key, sets yes/no, or answers the next step. */
 export function chooseByKey(f: LabelField, key: string, current: Values[string] | undefined, onChange: (key: string, v: string | boolean | null) => void, stepCount = 0) {
+  if (chooseKindByKey(f, key, current, onChange, stepCount)) return;
   if (f.kind === "steps") {
     if (key === "y" || key === "n" || key === "u") {
       const i = nextStep(current, stepCount);

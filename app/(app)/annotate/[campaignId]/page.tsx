@@ -1,11 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AnnotationWorkspace } from "@/components/annotate/annotation-workspace";
+import { FinishedItems, type FinishedLink } from "@/components/annotate/finished-items";
+import { SubmitNotice } from "@/components/annotate/submit-notice";
 import { PageHeader } from "@/components/ui/page-header";
 import { requirePermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { loadAnnotationScreen } from "@/lib/annotation/screen";
+import { neighbours, type FinishedItem } from "@/lib/annotation/my-items";
+import { loadAnnotationScreen, loadSubmitNotice } from "@/lib/annotation/screen";
 import { saveDraftAction } from "./_actions/save-draft";
 import { skipItemAction } from "./_actions/skip-item";
 import { submitLabelAction } from "./_actions/submit-label";
@@ -13,10 +16,12 @@ import { submitLabelAction } from "./_actions/submit-label";
 export const metadata: Metadata = { title: "Annotate" };
 export const dynamic = "force-dynamic";
 
-export default async function AnnotateCampaignPage({ params, searchParams }: { params: Promise<{ campaignId: string }>; searchParams: Promise<{ revise?: string }> }) {
+type Search = { revise?: string; after?: string; result?: string };
+
+export default async function AnnotateCampaignPage({ params, searchParams }: { params: Promise<{ campaignId: string }>; searchParams: Promise<Search> }) {
   const user = await requirePermission("annotation:label");
   const { campaignId } = await params;
-  const { revise } = await searchParams;
+  const { revise, after, result } = await searchParams;
   let screen;
   try {
     screen = await loadAnnotationScreen(db(), user.id, campaignId, revise);
@@ -31,39 +36,62 @@ export default async function AnnotateCampaignPage({ params, searchParams }: { p
     }
     throw e;
   }
+  const submitted = await loadSubmitNotice(db(), user.id, campaignId, after, result);
+  const link = (f: FinishedItem): FinishedLink => ({ href: `/annotate/${campaignId}?revise=${f.assignmentId}`, hint: f.hint, position: f.position, submittedAt: f.submittedAt });
+  const finished = screen.finished.map(link);
+  // The notice stays the first child in every case, so its live region persists across items.
+  const notice = submitted && after ? { id: after, ...submitted, then: screen.kind === "done" ? ("done" as const) : submitted.result === "submitted" ? ("next" as const) : ("back" as const) } : null;
+
   if (screen.kind === "done") {
+    const { locked, submitted: n } = screen.progress;
     return (
-      <div className="mx-auto max-w-2xl space-y-4" data-testid="campaign-done">
-        <PageHeader
-          title={screen.progress.locked ? "This campaign is locked" : "Nothing left for you here"}
-          description={<>You labelled {screen.progress.submitted} item{screen.progress.submitted === 1 ? "" : "s"}. {screen.progress.locked ? "Labels can no longer change." : "Every other item has its labels or is being labelled by others. Thank you!"}</>}
-        />
-        {screen.submitted.length > 0 && !screen.progress.locked && (
-          <details className="rounded-lg border border-slate-200 bg-white p-4">
-            <summary className="cursor-pointer text-sm font-medium">Revise one of your labels</summary>
-            <ul className="mt-2 space-y-1 text-sm">
-              {screen.submitted.map((s, i) => (
-                <li key={s.assignmentId}>
-                  <Link className="text-indigo-700 underline" href={`/annotate/${campaignId}?revise=${s.assignmentId}`}>Item {screen.submitted.length - i}</Link>
-                  <span className="ml-2 text-xs text-slate-500">{s.submittedAt?.slice(0, 16).replace("T", " ")}</span>
-                </li>
-              ))}
-            </ul>
-          </details>
-        )}
-        <Link href="/annotate" className="inline-block text-sm font-medium text-indigo-700 underline">Back to your campaigns</Link>
-      </div>
+      <>
+        <SubmitNotice notice={notice} />
+        <div className="mx-auto max-w-2xl space-y-4" data-testid="campaign-done">
+          <PageHeader
+            title={locked ? "This campaign is locked" : "Done — nothing left for you here"}
+            description={<>You labelled {n} item{n === 1 ? "" : "s"}. {locked ? "Labels can no longer change." : "Every other item has its labels or is being labelled by others. Thank you!"}</>}
+          />
+          {finished.length > 0 && (
+            <section className="rounded-lg border border-slate-200 bg-white p-4">
+              <h2 className="text-sm font-medium">{locked ? "Your labelled items" : "Your labelled items — open one to revise its label"}</h2>
+              <div className="mt-2">
+                {locked ? (
+                  <ol className="space-y-1 text-sm" data-testid="finished-items">
+                    {finished.map((f) => <li key={f.href}>{f.position}. {f.hint}</li>)}
+                  </ol>
+                ) : (
+                  <FinishedItems items={finished} current={null} />
+                )}
+              </div>
+            </section>
+          )}
+          <Link href="/annotate" className="inline-block text-sm font-medium text-indigo-700 underline">Back to your campaigns</Link>
+        </div>
+      </>
     );
   }
+  const here = neighbours(screen.finished, screen.item.assignment.id);
+  const revising = screen.finished.find((f) => f.assignmentId === screen.item.assignment.id);
+  const nav = {
+    previous: here.previous && link(here.previous),
+    next: here.next ? link(here.next) : revising ? { href: `/annotate/${campaignId}`, hint: "the item you are working on", position: null } : null,
+  };
   return (
-    <AnnotationWorkspace
-      key={screen.item.assignment.id}
-      item={screen.item}
-      progress={{ submitted: screen.progress.submitted, expected: screen.progress.expected }}
-      firstVisit={screen.firstVisit}
-      saveDraft={saveDraftAction}
-      submit={submitLabelAction}
-      skip={skipItemAction}
-    />
+    <>
+      <SubmitNotice notice={notice} />
+      <AnnotationWorkspace
+        key={screen.item.assignment.id}
+        item={screen.item}
+        progress={{ submitted: screen.progress.submitted, expected: screen.progress.expected }}
+        firstVisit={screen.firstVisit}
+        saveDraft={saveDraftAction}
+        submit={submitLabelAction}
+        skip={skipItemAction}
+        finished={finished}
+        nav={nav}
+        revising={revising ? link(revising) : null}
+      />
+    </>
   );
 }
