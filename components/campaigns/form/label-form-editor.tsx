@@ -60,6 +60,12 @@ const input = "mt-0.5 block w-full rounded-md border border-slate-300 px-2 py-1 
 function FieldCard({ f, i, fields, issues, onChange, onRemove, onMove }: { f: LabelField; i: number; fields: LabelField[]; issues: FormIssue[]; onChange: (f: LabelField) => void; onRemove: () => void; onMove: (d: -1 | 1) => void }) {
   const uid = useId();
   const [opts, setOpts] = useState(optionsText(f));
+  // Options changed elsewhere (the JSON view, a kind change): show them (derived state, set while rendering).
+  const options = f.kind === "choice" || f.kind === "multi" ? f.options : null;
+  if (options && JSON.stringify(parseOptions(opts, f.kind as "choice" | "multi")) !== JSON.stringify(options) && optionsText(f) !== opts) {
+    const typed = parseOptions(opts, f.kind as "choice" | "multi");
+    if (JSON.stringify(typed) !== JSON.stringify(options)) setOpts(optionsText(f));
+  }
   const mine = issues.filter((x) => x.path === `fields[${i}]` || x.path.startsWith(`fields[${i}].`));
   const earlier = fields.slice(0, i).filter((g) => g.kind === "choice" || g.kind === "scale" || g.kind === "multi" || g.kind === "boolean");
   return (
