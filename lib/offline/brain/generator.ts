@@ -42,11 +42,13 @@ const SUFFIXES = ["Manager", "Hub", "Desk", "Console", "Vault"];
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** The JSON of the first ```json block after `heading` (or anywhere, without one). */
+/** The JSON of the first ```json block in the section under `heading` (or anywhere, without one). */
 function jsonBlock(text: string, heading?: string): unknown {
   const from = heading ? text.indexOf(heading) : 0;
   if (from < 0) return null;
-  const m = /```json\n([\s\S]*?)\n```/.exec(text.slice(from));
+  const rest = text.slice(from + (heading?.length ?? 0));
+  const next = heading ? rest.search(/\n## /) : -1;
+  const m = /```json\n([\s\S]*?)\n```/.exec(next < 0 ? rest : rest.slice(0, next));
   if (!m) return null;
   try {
     return JSON.parse(m[1]!);
@@ -205,7 +207,7 @@ interface PromptToolkit {
 }
 
 function promptToolkits(value: unknown): PromptToolkit[] {
-  return (Array.isArray(value) ? value.filter(isObj) : []).map((t) => ({
+  return (Array.isArray(value) ? value.filter((t) => isObj(t) && typeof t.toolkit === "string" && t.toolkit) : []).map((t: Json) => ({
     name: String(t.toolkit ?? ""),
     nameForModel: String(t.name_for_model ?? t.toolkit ?? ""),
     tools: Array.isArray(t.tools) ? t.tools.filter(isObj).map((x) => String(x.name ?? "")) : [],
