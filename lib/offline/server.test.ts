@@ -167,8 +167,10 @@ describe("fault mode", () => {
       const ac = new AbortController();
       setTimeout(() => ac.abort(), 30);
       await expect(fetch(`${srv.url}/chat/completions`, { method: "POST", body: JSON.stringify(chat), signal: ac.signal })).rejects.toThrow();
-      await new Promise((r) => setTimeout(r, 20));
-      expect(srv.stats.inFlight).toBe(0);
+      // The server learns of the hang-up when its socket closes, which a busy machine may deliver
+      // late: wait for it (the test's time limit bounds the wait), then check nothing was answered.
+      while (srv.stats.inFlight > 0) await new Promise((r) => setTimeout(r, 10));
+      expect(srv.stats.completions).toBe(1);
     } finally {
       await srv.close();
     }
