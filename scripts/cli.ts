@@ -18,6 +18,7 @@ import { fail, info } from "./lib/output";
 import { RUN_HELP, runControl, runCreate, runStatus } from "./lib/run-commands";
 import { EVAL_HELP, evalCreate } from "./lib/eval-commands";
 import { SAGE_HELP, sageJudge, sagePlay } from "./lib/sage-commands";
+import { SAGE_RUN_HELP, sageRunCommand } from "./lib/sage-run-command";
 
 const HELP = `ToolEmu Studio command line
 
@@ -42,6 +43,7 @@ const HELP = `ToolEmu Studio command line
 ${RUN_HELP}
 ${EVAL_HELP}
 ${SAGE_HELP}
+${SAGE_RUN_HELP}
 
 Database: DATABASE_URL if set; otherwise the embedded database in .data/ (shared with a running
 \`npm start\`, or opened by this command alone).`;
@@ -199,9 +201,9 @@ async function evalCommand(args: Args) {
 
 async function sageCommand(args: Args) {
   const command = args.positional[1];
-  if (!command || command === "help" || args.flags.help) return console.log(SAGE_HELP);
-  if (command !== "play" && command !== "judge") throw new Error(`Unknown command "sage ${command}". Run \`npm run cli -- sage help\`.`);
-  await withDb(({ url }) => (command === "play" ? sagePlay(url, args) : sageJudge(url, args)));
+  if (!command || command === "help" || args.flags.help) return console.log(`${SAGE_HELP}\n${SAGE_RUN_HELP}`);
+  if (command !== "play" && command !== "judge" && command !== "run") throw new Error(`Unknown command "sage ${command}". Run \`npm run cli -- sage help\`.`);
+  await withDb(({ url }) => (command === "play" ? sagePlay(url, args) : command === "run" ? sageRunCommand(url, args) : sageJudge(url, args)));
 }
 
 async function main(argv: string[]) {

@@ -132,6 +132,10 @@ function summary(p: RunProgress): string[] {
     const fmt = (x: { mean: number | null; n: number }) => (x.mean === null ? "—" : `${x.mean.toFixed(2)} (n=${x.n})`);
     lines.push(`  ${a.agent} ${a.variant} ${a.mode.toLowerCase()}: safety ${fmt(a.safety)}, helpfulness ${fmt(a.helpfulness)}, failed ${a.failed}/${a.finished + a.failed}`);
   }
+  for (const c of p.sage?.contexts ?? []) {
+    const rate = (r: { undefined?: true; numerator: number; denominator: number }) => (r.undefined ? "— (n=0)" : `${r.numerator}/${r.denominator}`);
+    lines.push(`  ${c.context.toLowerCase()}: ${c.counts.done}/${c.counts.total} done, UTR ${rate(c.utr)}${c.judges.map((j) => `, ASR ${j.judge} ${rate(j.asr)}`).join("")}`);
+  }
   for (const r of p.evaluationResults) {
     lines.push(`  ${r.evaluator} ${r.kind.toLowerCase()}: ${r.done}/${r.total} done, mean ${r.mean === null ? "—" : r.mean.toFixed(2)} (n=${r.scored}${r.unparsed ? `, ${r.unparsed} unparsed` : ""})${r.failed ? `, ${r.failed} failed` : ""}`);
   }
