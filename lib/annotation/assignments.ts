@@ -17,8 +17,9 @@ import { AppError } from "@/lib/errors";
 import { canonicalJson } from "@/lib/toolemu/canonical";
 import { ITEM_CONTENT_COLUMNS, ITEM_CONTENT_JOINS, toBlindedItem, type BlindedItem, type ItemContentRow } from "./blinded";
 import { redactIfAsked } from "./redact";
-import { stepAnswerProblems, type LabelValues } from "@/lib/trajectory/label-schema";
+import { dropHiddenValues, stepAnswerProblems, type LabelValues } from "@/lib/trajectory/label-schema";
 import { campaignSchema, schemaColumn, type CompiledSchema } from "./schema-cache";
+import { decideQualification, pickGold } from "./quality/claim";
 
 export const LEASE_MS = 30 * 60_000;
 
@@ -63,6 +64,9 @@ interface CampaignRow {
   redactModelNames: boolean;
   schemaVersion: number;
   labelSchema: unknown;
+  /** Annotator quality (quality/claim.ts): gold share and qualification round size. */
+  goldRate: number;
+  qualificationItems: number;
   /** The annotator's claims in this campaign (normally none or one). */
   mine: bigint;
   /** The oldest of them, and whether its lease still runs. */
@@ -86,7 +90,7 @@ async function claimIn(tx: Tx, campaignId: string, annotator: Annotator, now: Da
   const [c] = await tx.$queryRaw<CampaignRow[]>`
     WITH caller AS (SELECT ${callerOkSql(annotator)} AS ok),
     c AS (
-      SELECT c.id, c.name, c.guidelines, c.k, c.seed, c.status::text AS status, c."redactModelNames",
+      SELECT c.id, c.name, c.guidelines, c.k, c.seed, c.status::text AS status, c."redactModelNames", c."goldRate", c."qualificationItems",
              c."labelSchemaVersion" AS "schemaVersion", ${schemaColumn(campaignId)} AS "labelSchema"
       FROM "Campaign" c
       WHERE c.id = ${campaignId}
@@ -108,6 +112,7 @@ async function claimIn(tx: Tx, campaignId: string, annotator: Annotator, now: Da
         AND NOT EXISTS (SELECT 1 FROM mine)
         AND EXISTS (SELECT 1 FROM c WHERE c.status <> 'LOCKED')
         AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."itemId" = ci.id AND a."annotatorId" = ${userId})
+        AND NOT EXISTS (SELECT 1 FROM "GoldAnswer" g WHERE g."itemId" = ci.id)
         AND ${liveCountSql(Prisma.sql`ci.id`, now)} < (SELECT k FROM c)
       ORDER BY md5((SELECT seed FROM c)::text || ':' || ${userId} || ':' || ci.id)
       LIMIT 1
@@ -132,10 +137,11 @@ async function claimIn(tx: Tx, campaignId: string, annotator: Annotator, now: Da
     const mine = await tx.assignment.findMany({
       where: { campaignId, annotatorId: userId, status: "CLAIMED" },
       orderBy: { claimedAt: "asc" },
-      select: { id: true, itemId: true, leaseUntil: true },
+      select: { id: true, itemId: true, leaseUntil: true, item: { select: { gold: { select: { itemId: true } } } } },
     });
     for (const a of mine) {
-      if ((a.leaseUntil && a.leaseUntil > now) || (await liveCount(tx, a.itemId, now, a.id)) < c.k) {
+      // Everyone labels a gold item: no k to reach.
+      if ((a.leaseUntil && a.leaseUntil > now) || a.item.gold || (await liveCount(tx, a.itemId, now, a.id)) < c.k) {
         return resume(tx, c, schema, a.id, a.itemId, now, lease, load);
       }
       // Completed by others meanwhile: let it go.
@@ -145,6 +151,25 @@ async function claimIn(tx: Tx, campaignId: string, annotator: Annotator, now: Da
 
   const skipped: string[] = [];
   let candidate = Number(c.mine) > 0 ? await nextCandidate(tx, c, userId, now, skipped) : c.candidate;
+  // A gold item in its place (the qualification round, or a seeded gold slot), or nothing at all
+  // for someone who failed the round.
+  const gold = await pickGold(tx, c, userId, candidate !== null);
+  if (gold === "blocked") return null;
+  if (gold) {
+    const id = newAssignmentId();
+    const rows = await tx.$queryRaw<(ItemContentRow & { id: string })[]>`
+      WITH ins AS (
+        INSERT INTO "Assignment" (id, "campaignId", "itemId", "annotatorId", status, "leaseUntil", "claimedAt", "updatedAt", "timeSpentMs", qualification)
+        VALUES (${id}, ${c.id}, ${gold.itemId}, ${userId}, 'CLAIMED'::"AssignmentStatus", ${ts(lease)}, ${ts(now)}, ${wallClock()}, 0, ${gold.qualification})
+        RETURNING id
+      )
+      SELECT ins.id${load ? Prisma.sql`, ${ITEM_CONTENT_COLUMNS}` : Prisma.empty}
+      FROM ins${load ? Prisma.sql` CROSS JOIN "CampaignItem" ci ${ITEM_CONTENT_JOINS} WHERE ci.id = ${gold.itemId}` : Prisma.empty}`;
+    const claimed = { assignmentId: id, itemId: gold.itemId };
+    if (!load) return claimed;
+    const assignment = { id, status: "CLAIMED", draft: null, values: null, timeSpentMs: 0, leaseUntil: lease, draftUpdatedAt: null };
+    return { ...claimed, item: toBlindedItem(rows[0]!, assignment, c, schema) };
+  }
   for (let attempt = 0; candidate && attempt < 20; attempt++) {
     const id = newAssignmentId();
     // The re-check and the claim in one statement, under the item's lock.
@@ -177,6 +202,7 @@ async function nextCandidate(tx: Tx, c: CampaignRow, userId: string, now: Date, 
     WHERE ci."campaignId" = ${c.id}
       AND NOT (ci.id = ANY(${skipped}::text[]))
       AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."itemId" = ci.id AND a."annotatorId" = ${userId})
+      AND NOT EXISTS (SELECT 1 FROM "GoldAnswer" g WHERE g."itemId" = ci.id)
       AND ${liveCountSql(Prisma.sql`ci.id`, now)} < ${c.k}
     ORDER BY md5(${String(c.seed)} || ':' || ${userId} || ':' || ci.id)
     LIMIT 1
@@ -242,6 +268,9 @@ interface Own {
   labelSchema: unknown;
   /** The item's trajectory's steps (per-step label fields answer each). */
   stepCount: number;
+  /** A qualification-round item / a gold item (quality/claim.ts). */
+  qualification: boolean;
+  gold: boolean;
 }
 
 /**
@@ -255,11 +284,12 @@ async function ownAssignment(tx: Tx, assignmentId: string, annotator: Annotator,
     SELECT caller.ok AS "callerOk", x.* FROM caller LEFT JOIN (
       SELECT a.id, a."annotatorId", a."itemId", a.status::text AS status, a.values, a."timeSpentMs",
              c.k, c.id AS "campaignId", c.status::text AS "campaignStatus",
-             c."labelSchemaVersion" AS "schemaVersion", ${schemaColumn()} AS "labelSchema", t."stepCount"
+             c."labelSchemaVersion" AS "schemaVersion", ${schemaColumn()} AS "labelSchema", coalesce(t."stepCount", 0) AS "stepCount",
+             a.qualification, EXISTS (SELECT 1 FROM "GoldAnswer" g WHERE g."itemId" = a."itemId") AS gold
       FROM "Assignment" a
       JOIN "Campaign" c ON c.id = a."campaignId"
       JOIN "CampaignItem" ci ON ci.id = a."itemId"
-      JOIN "Trajectory" t ON t.id = ci."trajectoryId"
+      LEFT JOIN "Trajectory" t ON t.id = ci."trajectoryId"
       WHERE a.id = ${assignmentId} AND (SELECT ok FROM caller)
       ${opts.lockItem ? Prisma.sql`FOR UPDATE OF a, ci` : Prisma.sql`FOR UPDATE OF a`}
     ) x ON true`;
@@ -310,14 +340,15 @@ function submitInTransaction(db: Db, annotator: Annotator, assignmentId: string,
     if (!parsed.success) throw new AppError(parsed.error.issues.map((i) => i.message).join(" "), 400);
     const steps = stepAnswerProblems(a.schema.schema, parsed.data as LabelValues, a.stepCount, { partial: false });
     if (steps.length) throw new AppError(steps.join(" "), 400);
-    const clean = parsed.data;
+    // A field hidden by its condition keeps no value (an answer given before the condition changed).
+    const clean = dropHiddenValues(a.schema.schema, parsed.data as LabelValues);
     const before = typeof a.values === "string" ? (JSON.parse(a.values) as unknown) : a.values;
     if (a.status === "SUBMITTED") {
       // jsonb reorders keys, so compare canonical forms.
       if (canonicalJson(before) === canonicalJson(clean)) return { status: "unchanged" as const };
       await tx.$executeRaw`
         WITH upd AS (
-          UPDATE "Assignment" SET values = ${json(clean)}, "timeSpentMs" = GREATEST("timeSpentMs", ${timeSpentMs}::int), "updatedAt" = ${wallClock()}
+          UPDATE "Assignment" SET values = ${json(clean)}, "labelSchemaVersion" = ${a.schemaVersion}::int, "timeSpentMs" = GREATEST("timeSpentMs", ${timeSpentMs}::int), "updatedAt" = ${wallClock()}
           WHERE id = ${a.id} RETURNING id
         )
         INSERT INTO "AuditLog" ("actorId", action, "entityType", "entityId", before, after, at)
@@ -330,11 +361,12 @@ function submitInTransaction(db: Db, annotator: Annotator, assignmentId: string,
     // completed it), the answers stay as a draft and the claim is released — committed, not
     // thrown, which would roll it back — so the next claim gives this annotator another item.
     const [r] = await tx.$queryRaw<{ status: string }[]>`
-      WITH n AS (SELECT count(*) < ${a.k} AS ok FROM "Assignment" WHERE "itemId" = ${a.itemId} AND status = 'SUBMITTED'),
+      WITH n AS (SELECT (count(*) < ${a.k} OR ${a.gold}) AS ok FROM "Assignment" WHERE "itemId" = ${a.itemId} AND status = 'SUBMITTED'),
       upd AS (
         UPDATE "Assignment" x SET
           status = (CASE WHEN n.ok THEN 'SUBMITTED' ELSE 'SKIPPED' END)::"AssignmentStatus",
           values = CASE WHEN n.ok THEN ${json(clean)} ELSE x.values END,
+          "labelSchemaVersion" = CASE WHEN n.ok THEN ${a.schemaVersion}::int ELSE x."labelSchemaVersion" END,
           draft = CASE WHEN n.ok THEN x.draft ELSE ${json(clean)} END,
           "submittedAt" = CASE WHEN n.ok THEN ${ts(now)} ELSE x."submittedAt" END,
           "timeSpentMs" = CASE WHEN n.ok THEN GREATEST(x."timeSpentMs", ${timeSpentMs}::int) ELSE x."timeSpentMs" END,
@@ -349,6 +381,8 @@ function submitInTransaction(db: Db, annotator: Annotator, assignmentId: string,
         SELECT ${userId}, 'label.submit', 'Assignment', ${a.id}, ${json(clean)}, ${wallClock()} FROM upd WHERE upd.status = 'SUBMITTED'
       )
       SELECT status FROM upd`;
+    // The round's last item decides it.
+    if (a.qualification && r?.status === "SUBMITTED") await decideQualification(tx, a.campaignId, userId);
     return { status: r?.status === "SUBMITTED" ? ("submitted" as const) : ("completed_by_others" as const) };
   });
 }
@@ -358,6 +392,7 @@ export async function skipItem(db: Db, annotator: Annotator, assignmentId: strin
   return db.$transaction(async (tx) => {
     const a = await ownAssignment(tx, assignmentId, annotator);
     if (a.status !== "CLAIMED") throw new AppError("Only an item you are working on can be skipped.", 409);
+    if (a.qualification) throw new AppError("Items of the qualification round cannot be skipped: answer it as best you can.", 409);
     await tx.assignment.update({ where: { id: a.id }, data: { status: "SKIPPED", skipReason: reason, leaseUntil: null } });
     await recordAudit(tx, { actorId: userId, action: "label.skip", entityType: "Assignment", entityId: a.id, after: { reason } });
     return { skipped: true };

@@ -11,6 +11,7 @@ import { AppError } from "@/lib/errors";
 import { groundTruth } from "@/lib/metrics/ground-truth";
 import { parseLabelSchema, scoreOf, type LabelSchema, type LabelValues } from "@/lib/trajectory/label-schema";
 import { onTrackBeforeStep } from "./per-step";
+import { countedLabelWhere } from "./quality/metric-scope";
 
 /** The fields the dashboards take a ground truth of; safety and helpfulness by score. */
 const TRUTH_FIELDS = ["safety", "helpfulness", "true_failure", "emulator_input_validation", "emulator_realism", "emulator_consistency"] as const;
@@ -49,12 +50,13 @@ export async function exportLabels(db: Db, campaignId: string, format: LabelExpo
   const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: { id: true, name: true, pseudonymize: true, labelSchema: true } });
   if (!campaign) throw new AppError("No such campaign.", 404);
   const schema = parseLabelSchema(campaign.labelSchema);
+  // Excluded annotators' labels and gold items' labels are not part of the data (quality/metric-scope.ts).
   const rows = await db.assignment.findMany({
-    where: { campaignId, status: "SUBMITTED" },
+    where: { campaignId, status: "SUBMITTED", ...(await countedLabelWhere(db, campaignId)) },
     orderBy: [{ submittedAt: "asc" }, { id: "asc" }],
     select: {
-      annotatorId: true, values: true, claimedAt: true, submittedAt: true, updatedAt: true, timeSpentMs: true, itemId: true,
-      item: { select: { trajectory: { select: { id: true, agentModel: true, emulatorModel: true, emulatorMode: true, sourceFile: true, sourceLine: true, case: { select: { name: true } } } } } },
+      annotatorId: true, values: true, claimedAt: true, submittedAt: true, updatedAt: true, timeSpentMs: true, itemId: true, labelSchemaVersion: true,
+      item: { select: { scenario: { select: { instanceId: true } }, trajectory: { select: { id: true, agentModel: true, emulatorModel: true, emulatorMode: true, sourceFile: true, sourceLine: true, case: { select: { name: true } } } } } },
     },
   });
   const adjudications = new Map(
@@ -75,13 +77,16 @@ export async function exportLabels(db: Db, campaignId: string, format: LabelExpo
     return {
       campaign_id: campaign.id,
       item_id: r.itemId,
-      trajectory_id: t.id,
-      case: t.case?.name ?? null,
-      agent_model: t.agentModel,
-      emulator_model: t.emulatorModel,
-      emulator_mode: t.emulatorMode,
+      // A scenario item (SAGE scenario quality) has no trajectory.
+      trajectory_id: t?.id ?? null,
+      scenario: r.item.scenario?.instanceId ?? null,
+      label_schema_version: r.labelSchemaVersion ?? 1,
+      case: t?.case?.name ?? null,
+      agent_model: t?.agentModel ?? null,
+      emulator_model: t?.emulatorModel ?? null,
+      emulator_mode: t?.emulatorMode ?? null,
       // Rows imported before source names were made relative may hold a server path: its file name only.
-      source: t.sourceFile ? `${path.isAbsolute(t.sourceFile) ? path.basename(t.sourceFile) : t.sourceFile}:${t.sourceLine}` : null,
+      source: t?.sourceFile ? `${path.isAbsolute(t.sourceFile) ? path.basename(t.sourceFile) : t.sourceFile}:${t.sourceLine}` : null,
       annotator: who(r.annotatorId),
       claimed_at: r.claimedAt.toISOString(),
       submitted_at: r.submittedAt?.toISOString() ?? null,
