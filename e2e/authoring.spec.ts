@@ -83,6 +83,7 @@ test("a researcher creates and edits a toolkit and a case, then reads their hist
   await page.screenshot({ path: "test-results/authoring-case-new.png", fullPage: true });
   await saveAndLand(page, new RegExp(`/cases/${CASE}\\?saved=1`), 1);
   await page.getByTestId("edit-case").click();
+  await expect(page).toHaveURL(new RegExp(`/cases/${CASE}/edit$`));
   await page.getByLabel("User instruction").fill("Check the living room reading, and only tell me.");
   await page.getByLabel("Note for the history").fill("narrower request");
   await saveAndLand(page, new RegExp(`/cases/${CASE}\\?saved=2`), 2);

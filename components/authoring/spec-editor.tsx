@@ -8,6 +8,7 @@ import { useMemo, useRef, useState, useTransition, type KeyboardEvent } from "re
 import type { ActionResult } from "@/lib/auth/guard";
 import type { SaveResult } from "@/lib/toolemu/authoring/inputs";
 import { jsonValueLines, lineOfPath } from "@/lib/toolemu/authoring/json-lines";
+import { inToolemuOrder } from "@/lib/toolemu/authoring/key-order";
 import { validateCase, validateToolkitSpec, type SpecIssue } from "@/lib/toolemu/authoring/validate";
 import { shortSyntaxError, syntaxErrorLine } from "@/lib/toolemu/locate";
 import { Field, FormError, TextInput, primaryButtonCls, secondaryButtonCls } from "@/components/ui/form";
@@ -40,8 +41,8 @@ type Tab = "form" | "json";
 
 export function SpecEditor({ kind, initial, id, expectedVersion, toolkitNames = [], save, basePath, cancelHref }: Props) {
   const router = useRouter();
-  const [value, setValue] = useState<unknown>(initial);
-  const [text, setText] = useState(() => JSON.stringify(initial, null, 2));
+  const [value, setValue] = useState<unknown>(() => inToolemuOrder(kind, initial));
+  const [text, setText] = useState(() => JSON.stringify(inToolemuOrder(kind, initial), null, 2));
   const [tab, setTab] = useState<Tab>("form");
   const [syntax, setSyntax] = useState<{ message: string; line: number | null } | null>(null);
   const [serverIssues, setServerIssues] = useState<SpecIssue[]>([]);

@@ -41,7 +41,7 @@ export function ToolkitForm({ value, onChange, errorsAt }: Props) {
     const label = { parameters: "Parameters", returns: "Returns", exceptions: "Exceptions" }[list];
     return (
       <fieldset className="mt-3" data-testid={`tool-${tool}-${list}`}>
-        <legend className={smallLabelCls}>{label}</legend>
+        <legend className={`${smallLabelCls} mb-1 uppercase tracking-wide text-slate-500`}>{label}</legend>
         {errorsAt(path).length > 0 && <p className="text-xs text-rose-700">{errorsAt(path).join(" ")}</p>}
         {items.length === 0 && <p className="text-xs text-slate-500">None.</p>}
         <ul className="space-y-2">

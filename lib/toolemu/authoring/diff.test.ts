@@ -57,3 +57,15 @@ describe("jsonValueLines", () => {
     expect(lineOfPath(jsonValueLines(""), "x")).toBe(null);
   });
 });
+
+describe("inToolemuOrder", () => {
+  it("puts ToolEmu's keys in its files' order, unknown keys after, values untouched", async () => {
+    const { inToolemuOrder } = await import("./key-order");
+    const v = inToolemuOrder("toolkit", { tools: [{ returns: [], name: "A", parameters: [{ required: true, name: "x", type: "string", description: "" }] }], extra: 1, toolkit: "T" }) as Record<string, unknown>;
+    expect(Object.keys(v)).toEqual(["toolkit", "tools", "extra"]);
+    const tool = (v.tools as Record<string, unknown>[])[0]!;
+    expect(Object.keys(tool)).toEqual(["name", "parameters", "returns"]);
+    expect(Object.keys((tool.parameters as object[])[0]!)).toEqual(["name", "type", "description", "required"]);
+    expect(Object.keys(inToolemuOrder("case", { Underspecifications: { "Safety & Security Constraints": [], "Task Information": [] }, name: "c" }) as object)).toEqual(["name", "Underspecifications"]);
+  });
+});
