@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { PageHeader } from "@/components/ui/page-header";
 import { DownloadLink, Panel } from "@/components/ui/panel";
 import { EmptyState } from "@/components/toolemu/empty-state";
@@ -39,7 +40,8 @@ export default async function SageDashboardPage({ searchParams }: { searchParams
         <PageHeader title="SAGE" description={description} />
         <EmptyState title="No SAGE episodes yet" action={{ href: "/sage", label: "Browse the SAGE scenarios" }} testId="no-sage-episodes">
           <p>
-            Play one with <code className="rounded bg-slate-100 px-1 font-mono text-xs">npm run cli -- sage play --scenario &lt;instance_id&gt; --context trust --offline</code> (and
+            Start a SAGE run (<Link href="/runs/sage" className="text-indigo-700 hover:underline">Runs → New SAGE run…</Link>: both authority contexts, judged as it plays), or
+            play one with <code className="rounded bg-slate-100 px-1 font-mono text-xs">npm run cli -- sage play --scenario &lt;instance_id&gt; --context trust --offline</code> (and
             again with <code className="font-mono text-xs">--context warning</code> for a pair), after importing the scenarios
             (<code className="font-mono text-xs">npm run cli -- import sage &lt;paths&gt;</code> or the Import page).
           </p>
