@@ -9,8 +9,8 @@ import pg from "pg";
 import { startEmbedded } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
 import { createPrisma, type Db } from "@/lib/db/client";
-import { runImport, type RunImportResult } from "@/lib/toolemu/import";
-import { cloneEmbedded, clonePostgres, seedSources, templatesKey, type Seed } from "./templates";
+import type { RunImportResult } from "@/lib/toolemu/import";
+import { cloneEmbedded, clonePostgres, seedAt, templatesKey, type Seed } from "./templates";
 
 export interface TestDatabase {
   url: string;
@@ -63,10 +63,7 @@ async function migratedDatabase(seed: Seed | undefined): Promise<{ url: string; 
     const sql = new pg.Client({ connectionString: empty.url });
     await sql.connect();
     await migrate(sql).finally(() => sql.end());
-    if (!seed) return { ...empty, imported: null };
-    const prisma = createPrisma(empty.url);
-    const imported = await runImport(prisma, seedSources(seed)).finally(() => prisma.$disconnect());
-    return { ...empty, imported };
+    return { ...empty, imported: seed ? await seedAt(empty.url, seed) : null };
   } catch (e) {
     await empty.drop();
     throw e;

@@ -16,7 +16,7 @@ import pg from "pg";
 import { createPrisma } from "@/lib/db/client";
 import { startEmbedded } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
-import { runImport, type RunImportResult } from "@/lib/toolemu/import";
+import type { RunImportResult } from "@/lib/toolemu/import";
 import { sharedDataDir } from "./shared-data";
 
 /** What a seeded template holds: the ToolEmu toolkits and 144 cases; `all` adds the 144 shared trajectories and their evaluations. */
@@ -56,7 +56,9 @@ async function migrateAt(url: string): Promise<void> {
   await withClient(url, async (c) => void (await migrate(c)));
 }
 
-async function seedAt(url: string, s: Seed): Promise<RunImportResult> {
+/** Imports seedSources(s) into the database at `url`; the importer is loaded only when a template is built. */
+export async function seedAt(url: string, s: Seed): Promise<RunImportResult> {
+  const { runImport } = await import("@/lib/toolemu/import");
   const prisma = createPrisma(url);
   try {
     const res = await runImport(prisma, seedSources(s));
