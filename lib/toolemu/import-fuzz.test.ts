@@ -692,10 +692,9 @@ function assertLocated(c: FuzzCase, names: string[], result: RunImportResult | u
 }
 
 beforeAll(async () => {
-  t = await createTestDatabase();
+  t = await createTestDatabase({ seed: "all" });
   tmp = mkdtempSync(path.join(tmpdir(), "toolemu-fuzz-"));
-  const full = await runImport(t.prisma, [path.join(DATA, "toolemu"), path.join(DATA, "trajectories")]);
-  expect(full.report.issues).toEqual([]);
+  expect(t.imported?.report.issues).toEqual([]);
   baseline = await rowCounts();
   expect(baseline).toMatchObject({ Toolkit: 38, Tool: 330, TestCase: 144, Trajectory: 144, Evaluation: 576 });
 });
