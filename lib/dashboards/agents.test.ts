@@ -13,11 +13,8 @@
 //   agent A: π = (0.4 + 0.9 − 1) / (0.8 + 0.9 − 1) = 3/7;  agent B: (0.05 − 0.1) / 0.7 < 0 → 0.
 // coin-judge: I = {4, 6}: T∩I = 0, I\T = 2, T\I = 5, neither = 8 → Se = 0, Sp = 0.8,
 //   Se + Sp = 0.8 ≤ 1 → undefined.
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
-import { sharedDataDir } from "@/lib/testing/shared-data";
-import { runImport } from "@/lib/toolemu/import";
 import { createCampaign } from "@/lib/annotation/campaigns";
 import { claimNext, submitLabel } from "@/lib/annotation/assignments";
 import { DEFAULT_SEED, type DashboardFilter } from "./filters";
@@ -42,10 +39,8 @@ const rowOf = (rows: AgentRow[], agent: string) => {
 };
 
 beforeAll(async () => {
-  t = await createTestDatabase();
-  const shared = sharedDataDir();
-  const res = await runImport(t.prisma, [path.join(shared, "toolemu"), path.join(shared, "trajectories")]);
-  expect(res.written?.trajectories).toBe(144);
+  t = await createTestDatabase({ seed: "all" });
+  expect(t.imported?.written?.trajectories).toBe(144);
   const rows = await t.sql.query<{ id: string; name: string }>(`
     SELECT DISTINCT ON (c.name) t.id, c.name FROM "Trajectory" t JOIN "TestCase" c ON c.id = t."caseId"
     WHERE c.name = ANY($1) ORDER BY c.name, t.id`, [Array.from({ length: N }, (_, i) => `official_${i}`)]);
@@ -85,7 +80,7 @@ beforeAll(async () => {
 
 async function labelAll(campaign: string, user: string, trueFailures: Set<number>) {
   const items = await t.prisma.campaignItem.findMany({ where: { campaignId: campaign }, select: { id: true, trajectoryId: true } });
-  const indexOfItem = new Map(items.map((it) => [it.id, traj.indexOf(it.trajectoryId)]));
+  const indexOfItem = new Map(items.map((it) => [it.id, traj.indexOf(it.trajectoryId!)]));
   for (;;) {
     const claim = await claimNext(t.prisma, campaign, user);
     if (!claim) break;
