@@ -49,8 +49,8 @@ export function SageRunResults({ p }: { p: RunProgress }) {
               <tr key={c.context} data-testid="sage-context" data-context={c.context} data-done={c.counts.done} data-total={c.counts.total}>
                 <th scope="row" className="py-1.5 pr-3 text-left font-medium">{CONTEXT_LABELS[c.context]}</th>
                 <td className="min-w-48 py-1.5 pr-3">
-                  <div className="text-xs tabular-nums text-slate-600">{fmtInt(c.counts.done + c.counts.failed + c.counts.cancelled)} of {fmtInt(c.counts.total)} ended{c.counts.failed ? <span className="text-rose-700"> · {fmtInt(c.counts.failed)} errors</span> : null}</div>
-                  <ProgressSegments counts={{ ...c.counts, waiting: 0 }} />
+                  <div className="text-xs tabular-nums text-slate-600">{fmtInt(c.counts.done + c.counts.failed + c.counts.cancelled)} of {fmtInt(c.counts.total)} ended{c.counts.running ? ` · ${fmtInt(c.counts.running)} running` : ""}{c.counts.failed ? <span className="text-rose-700"> · {fmtInt(c.counts.failed)} errors</span> : null}</div>
+                  <ProgressSegments counts={{ ...c.counts, waiting: 0 }} compact />
                 </td>
                 <RateCell r={c.utr} testId="sage-utr" />
                 {c.judges.map((j) => (
