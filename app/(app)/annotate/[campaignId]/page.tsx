@@ -3,12 +3,14 @@ import Link from "next/link";
 import { AnnotationWorkspace } from "@/components/annotate/annotation-workspace";
 import { FinishedItems, type FinishedLink } from "@/components/annotate/finished-items";
 import { SubmitNotice } from "@/components/annotate/submit-notice";
+import { QualificationBanner, QualificationFailed } from "@/components/annotate/qualification-notice";
 import { PageHeader } from "@/components/ui/page-header";
 import { requirePermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { neighbours, type FinishedItem } from "@/lib/annotation/my-items";
 import { loadAnnotationScreen, loadSubmitNotice } from "@/lib/annotation/screen";
+import { qualificationState } from "@/lib/annotation/quality/claim";
 import { saveDraftAction } from "./_actions/save-draft";
 import { skipItemAction } from "./_actions/skip-item";
 import { submitLabelAction } from "./_actions/submit-label";
@@ -37,6 +39,8 @@ export default async function AnnotateCampaignPage({ params, searchParams }: { p
     throw e;
   }
   const submitted = await loadSubmitNotice(db(), user.id, campaignId, after, result);
+  // After the claim, which may have decided the qualification round (annotator quality).
+  const qualification = await qualificationState(db(), campaignId, user.id);
   const link = (f: FinishedItem): FinishedLink => ({ href: `/annotate/${campaignId}?revise=${f.assignmentId}`, hint: f.hint, position: f.position, submittedAt: f.submittedAt });
   const finished = screen.finished.map(link);
   // The notice stays the first child in every case, so its live region persists across items.
@@ -44,6 +48,7 @@ export default async function AnnotateCampaignPage({ params, searchParams }: { p
 
   if (screen.kind === "done") {
     const { locked, submitted: n } = screen.progress;
+    if (qualification.result && !qualification.result.passed) return <><SubmitNotice notice={notice} /><QualificationFailed q={qualification} /></>;
     return (
       <>
         <SubmitNotice notice={notice} />
@@ -80,6 +85,7 @@ export default async function AnnotateCampaignPage({ params, searchParams }: { p
   return (
     <>
       <SubmitNotice notice={notice} />
+      <QualificationBanner q={qualification} />
       <AnnotationWorkspace
         key={screen.item.assignment.id}
         item={screen.item}
