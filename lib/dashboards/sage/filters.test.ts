@@ -23,6 +23,13 @@ describe("SAGE dashboard filter", () => {
     expect(sageHref(f, { heat: undefined })).toBe("/dashboards/sage?agent=a+b&subcategory=d.s&judge=j1&judge=j2");
   });
 
+  it("keeps a run filter (a SAGE run's page links here) first in the URL", () => {
+    const f = parseSageFilter({ run: "cmrun1", judge: "j1" });
+    expect(f.run).toBe("cmrun1");
+    expect(sageHref(f)).toBe("/dashboards/sage?run=cmrun1&judge=j1");
+    expect(sageHref(f, { run: undefined })).toBe("/dashboards/sage?judge=j1");
+  });
+
   it("rejects bad bytes", () => {
     expect(() => parseSageFilter({ agent: "a\u0000b" })).toThrow();
   });
