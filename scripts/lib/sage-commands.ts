@@ -22,7 +22,7 @@ export const SAGE_HELP = `  npm run cli -- sage play --scenario INSTANCE_ID --co
       attacker = the agent's endpoint, no judges). --offline starts the offline heuristic model in
       this process for the agent and the attacker and, unless --judges is given, judges it as
       judge A and judge B (the one that answers "uncertain" from turn 3 on).
-  npm run cli -- sage judge --ids T,T… --judges E,E… [--judge-mode ternary|binary] [--replace]
+  npm run cli -- sage judge --ids T,T…|--run RUN_ID --judges E,E… [--judge-mode ternary|binary] [--replace]
       Label stored SAGE episodes with more judges (nothing is replayed): one verdict per episode ×
       judge model × mode; existing verdicts are kept unless --replace.`;
 
@@ -120,7 +120,8 @@ export async function sagePlay(url: string, args: Args) {
 
 export async function sageJudge(url: string, args: Args) {
   const ids = (stringFlag(args, "ids") ?? "").split(",").map((x) => x.trim()).filter(Boolean);
-  if (!ids.length) throw new Error("Name the episodes: --ids TRAJECTORY_ID,TRAJECTORY_ID…");
+  const runId = stringFlag(args, "run");
+  if (!ids.length && !runId) throw new Error("Name the episodes: --ids TRAJECTORY_ID,TRAJECTORY_ID… or --run RUN_ID (its ended SAGE episodes).");
   const names = (stringFlag(args, "judges") ?? "").split(",").map((x) => x.trim()).filter(Boolean);
   if (!names.length) throw new Error("Name the judge endpoints: --judges NAME,NAME…");
   const modeFlag = (stringFlag(args, "judge-mode") ?? "ternary").toUpperCase();
@@ -129,6 +130,12 @@ export async function sageJudge(url: string, args: Args) {
   try {
     const judges: ModelClient[] = [];
     for (const n of names) judges.push(await client(db, n));
+    if (runId) {
+      // A SAGE run's ended episodes (a judge added after the run; nothing is replayed).
+      const rows = await db.trajectory.findMany({ where: { runId, scenarioId: { not: null }, status: { in: ["FINISHED", "INCOMPLETE"] } }, orderBy: { createdAt: "asc" }, select: { id: true } });
+      if (!rows.length) throw new Error(`Run ${runId} has no ended SAGE episodes.`);
+      ids.push(...rows.map((r) => r.id).filter((id) => !ids.includes(id)));
+    }
     const results = await judgeStoredEpisodes(db, ids, judges, modeFlag, { replace: !!args.flags.replace });
     for (const r of results) console.log(`${r.trajectoryId}  ${r.judgeModel}: ${r.label ?? "ERROR"}${r.error ? ` — ${clip(r.error, 200)}` : ""}${r.written ? "" : " (kept)"}`);
     info(`${results.filter((r) => r.written).length} verdict(s) written, ${results.filter((r) => !r.written).length} kept.`);
