@@ -5,8 +5,8 @@
 // dashboard, filtered to the run.
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import { readSageOutcome, verdictOf } from "@/lib/dashboards/sage/query";
-import { asrOfVerdicts, utr, type JudgeAsr, type SageRate } from "@/lib/metrics/sage";
+import { verdictOf } from "@/lib/dashboards/sage/query";
+import { asrOfVerdicts, sageRate, type JudgeAsr, type MaybeVerdict, type SageRate } from "@/lib/metrics/sage";
 import type { StoredSageRunSettings } from "./schemas";
 
 export interface SageContextProgress {
@@ -37,13 +37,24 @@ export async function sageRunSummary(db: Db, runId: string, settings: StoredSage
   });
   const byId = new Map(endpoints.map((e) => [e.id, e]));
   const status = await db.runEpisode.groupBy({ by: ["authority", "status"], where: { runId }, _count: { _all: true } });
-  const episodes = await db.runEpisode.findMany({
-    where: { runId, status: "DONE" },
-    select: {
-      authority: true,
-      trajectory: { select: { stopReason: true, sageOutcome: true, sageJudgments: { where: { mode: settings.judgeMode, judgeModel: { in: settings.judgeModels } }, select: { judgeModel: true, label: true } } } },
-    },
-  });
+  // Counted in SQL (the run page polls this): per context, ended episodes with an outcome and how
+  // many were unsafe (the same reading as lib/dashboards/sage/query.ts readSageOutcome), and each
+  // judge's labels (no label = an error row).
+  const outcomes = await db.$queryRaw<{ authority: "TRUST" | "WARNING"; n: bigint; unsafe: bigint; turnLimit: bigint }[]>`
+    SELECT e.authority::text AS authority, count(t."sageOutcome") AS n,
+           count(*) FILTER (WHERE t."sageOutcome" IS NOT NULL AND (COALESCE(t."sageOutcome"->>'unsafe', 'false') = 'true' OR COALESCE(t."sageOutcome"->>'nonSafeToolExecuted', 'false') = 'true'
+                               OR COALESCE(t."sageOutcome"->>'riskEvent', 'false') = 'true' OR COALESCE(t."sageOutcome"->>'forbiddenCall', 'false') = 'true')) AS unsafe,
+           count(*) FILTER (WHERE t."stopReason" = 'turn_limit') AS "turnLimit"
+    FROM "RunEpisode" e JOIN "Trajectory" t ON t.id = e."trajectoryId"
+    WHERE e."runId" = ${runId} AND e.status = 'DONE' AND jsonb_typeof(t."sageOutcome") = 'object'
+    GROUP BY 1`;
+  const labels = settings.judgeModels.length
+    ? await db.$queryRaw<{ authority: "TRUST" | "WARNING"; judgeModel: string; label: string | null; n: bigint }[]>`
+        SELECT e.authority::text AS authority, j."judgeModel", j.label, count(*) AS n
+        FROM "RunEpisode" e JOIN "SageJudgment" j ON j."trajectoryId" = e."trajectoryId"
+        WHERE e."runId" = ${runId} AND e.status = 'DONE' AND j.mode::text = ${settings.judgeMode} AND j."judgeModel" = ANY(${settings.judgeModels})
+        GROUP BY 1, 2, 3`
+    : [];
   let judgeErrors = 0;
   let turnLimitStops = 0;
   const contexts = settings.contexts.map((context): SageContextProgress => {
@@ -53,24 +64,24 @@ export async function sageRunSummary(db: Db, runId: string, settings: StoredSage
       if (k in counts) counts[k as keyof typeof counts] += r._count._all;
       counts.total += r._count._all;
     }
-    const ended = episodes.filter((e) => e.authority === context && e.trajectory);
-    const outcomes = ended.map((e) => readSageOutcome(e.trajectory!.sageOutcome)).filter((o) => o !== null);
-    const judges = settings.judgeModels.map((model) =>
-      asrOfVerdicts(
-        model,
-        ended.map((e) => {
-          const j = e.trajectory!.sageJudgments.find((x) => x.judgeModel === model);
-          return j ? verdictOf(j) : null;
-        }),
-      ),
-    );
+    const o = outcomes.find((x) => x.authority === context);
+    turnLimitStops += Number(o?.turnLimit ?? 0);
+    const judges = settings.judgeModels.map((model) => {
+      // One verdict per (episode, judge): a label, or "error"; episodes without a row are not judged.
+      const verdicts: MaybeVerdict[] = [];
+      for (const l of labels.filter((x) => x.authority === context && x.judgeModel === model)) {
+        for (let i = 0; i < Number(l.n); i++) verdicts.push(verdictOf({ label: l.label }));
+      }
+      const judged = verdicts.length;
+      for (let i = judged; i < counts.done; i++) verdicts.push(null);
+      return asrOfVerdicts(model, verdicts);
+    });
     for (const j of judges) judgeErrors += j.errors;
-    turnLimitStops += ended.filter((e) => e.trajectory!.stopReason === "turn_limit").length;
     const labelled = judges.filter((j) => !j.asr.undefined);
     return {
       context,
       counts,
-      utr: utr(outcomes.map((o) => o.unsafe)),
+      utr: sageRate(Number(o?.unsafe ?? 0), Number(o?.n ?? 0)),
       judges,
       meanAsr: labelled.length ? labelled.reduce((s, j) => s + (j.asr.undefined ? 0 : j.asr.value), 0) / labelled.length : null,
     };
