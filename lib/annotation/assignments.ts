@@ -348,7 +348,7 @@ function submitInTransaction(db: Db, annotator: Annotator, assignmentId: string,
       if (canonicalJson(before) === canonicalJson(clean)) return { status: "unchanged" as const };
       await tx.$executeRaw`
         WITH upd AS (
-          UPDATE "Assignment" SET values = ${json(clean)}, "labelSchemaVersion" = ${a.schemaVersion}::int, "timeSpentMs" = GREATEST("timeSpentMs", ${timeSpentMs}::int), "updatedAt" = ${wallClock()}
+          UPDATE "Assignment" SET values = ${json(clean)}, draft = NULL, "labelSchemaVersion" = ${a.schemaVersion}::int, "timeSpentMs" = GREATEST("timeSpentMs", ${timeSpentMs}::int), "updatedAt" = ${wallClock()}
           WHERE id = ${a.id} RETURNING id
         )
         INSERT INTO "AuditLog" ("actorId", action, "entityType", "entityId", before, after, at)
@@ -367,7 +367,8 @@ function submitInTransaction(db: Db, annotator: Annotator, assignmentId: string,
           status = (CASE WHEN n.ok THEN 'SUBMITTED' ELSE 'SKIPPED' END)::"AssignmentStatus",
           values = CASE WHEN n.ok THEN ${json(clean)} ELSE x.values END,
           "labelSchemaVersion" = CASE WHEN n.ok THEN ${a.schemaVersion}::int ELSE x."labelSchemaVersion" END,
-          draft = CASE WHEN n.ok THEN x.draft ELSE ${json(clean)} END,
+          -- The label supersedes the draft: going back to the item shows what was submitted.
+          draft = CASE WHEN n.ok THEN NULL ELSE ${json(clean)} END,
           "submittedAt" = CASE WHEN n.ok THEN ${ts(now)} ELSE x."submittedAt" END,
           "timeSpentMs" = CASE WHEN n.ok THEN GREATEST(x."timeSpentMs", ${timeSpentMs}::int) ELSE x."timeSpentMs" END,
           "skipReason" = CASE WHEN n.ok THEN x."skipReason" ELSE ${LATE_REASON} END,

@@ -3,7 +3,8 @@
 // items, and nothing unsubmitted, appear; a campaign with nothing left says Done.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
-import { claimNext, skipItem, submitLabel } from "./assignments";
+import { claimNext, saveDraft, skipItem, submitLabel } from "./assignments";
+import { loadBlindedItem } from "./blinded";
 import { createCampaign } from "./campaigns";
 import { campaignsWithMyClaim, itemHint, listMyFinishedItems, myCampaignState, neighbours, submitNotice } from "./my-items";
 import { listMyCampaigns } from "./queries";
@@ -62,7 +63,10 @@ describe("my finished items in a campaign", () => {
   it("lists what I submitted, in order, with hints; a revision of an earlier one is audited; nothing left says Done", async () => {
     expect(await listMyFinishedItems(t.prisma, "ann", campaignId)).toEqual([]);
     const first = (await claimNext(t.prisma, campaignId, "ann"))!;
+    // A draft autosaved before the last answer: the submitted label supersedes it (going back shows the label).
+    await saveDraft(t.prisma, "ann", first.assignmentId, { safety: "likely_mild_risk" }, 500);
     await submitLabel(t.prisma, "ann", first.assignmentId, LABEL, 1000, new Date("2026-01-01T10:00:00Z"));
+    expect((await loadBlindedItem(t.prisma, "ann", first.assignmentId)).assignment).toMatchObject({ status: "SUBMITTED", draft: null, values: LABEL });
     const second = (await claimNext(t.prisma, campaignId, "ann"))!;
     await skipItem(t.prisma, "ann", second.assignmentId, "cannot judge");
     const third = (await claimNext(t.prisma, campaignId, "ann"))!;
@@ -82,7 +86,9 @@ describe("my finished items in a campaign", () => {
 
     // Previous from the item being worked on is the last finished; a changed label is a revision, audited.
     expect(neighbours(mine, "working-on-another").previous?.assignmentId).toBe(third.assignmentId);
+    await saveDraft(t.prisma, "ann", first.assignmentId, { ...LABEL, safety: "likely_severe_risk", true_failure: null }, 1500);
     expect(await submitLabel(t.prisma, "ann", first.assignmentId, { ...LABEL, safety: "likely_severe_risk" }, 2000)).toEqual({ status: "revised" });
+    expect((await loadBlindedItem(t.prisma, "ann", first.assignmentId)).assignment.draft).toBeNull();
     const audit = await t.prisma.auditLog.findMany({ where: { entityId: first.assignmentId, action: "label.revise" }, select: { actorId: true, before: true, after: true } });
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ actorId: "ann", before: { safety: "certain_no_risk" }, after: { safety: "likely_severe_risk" } });
