@@ -139,11 +139,12 @@ async function ensureEmbedded(key: string, name: TemplateName): Promise<string> 
 
 async function buildEmbedded(key: string, name: TemplateName, dir: string, final: string): Promise<void> {
   const seed = name === "cases" || name === "all" ? name : null;
-  const from = seed ? await ensureEmbedded(key, "migrated") : null;
+  // Each template starts from a copy of the one before (empty → migrated → cases | all): one initdb.
+  const from = seed ? await ensureEmbedded(key, "migrated") : name === "migrated" ? await ensureEmbedded(key, "empty") : null;
   const work = mkdtempSync(path.join(dir, `.${name}-`));
   try {
     if (from) cpSync(path.join(from, "pgdata"), path.join(work, "pgdata"), { recursive: true });
-    const db = await startEmbedded({ dir: work }); // no pgdata yet: initdb
+    const db = await startEmbedded({ dir: work }); // "empty": no pgdata yet, so initdb
     try {
       if (name === "migrated") await migrateAt(db.url);
       if (seed) writeFileSync(path.join(work, IMPORTED), JSON.stringify(await seedAt(db.url, seed)));
