@@ -105,6 +105,11 @@ export function AnnotatorStatsTable({ campaignId, rows, mayExclude, exclude, res
           data-testid="exclusion-form"
           onSubmit={(e) => {
             e.preventDefault();
+            if (!reason.trim()) {
+              setError("Say why: the reason is kept with the exclusion and in the audit log.");
+              reasonRef.current?.focus();
+              return;
+            }
             start(async () => {
               const input = { campaignId, annotatorId: open.row.annotatorId, reason };
               const r = await (open.restoring ? restore(input) : exclude(input));
