@@ -4,7 +4,8 @@ import { formatJsonish } from "./format";
 export function CodeBlock({ text, label, tone = "plain", testId }: { text: string; label?: string; tone?: "plain" | "error"; testId?: string }) {
   const colours = tone === "error" ? "border-rose-200 bg-rose-50 text-rose-950" : "border-slate-200 bg-slate-50 text-slate-800";
   return (
-    <pre aria-label={label} data-testid={testId} className={`max-h-[32rem] overflow-auto whitespace-pre-wrap break-words rounded-md border px-3 py-2 font-mono text-xs leading-relaxed ${colours}`}>
+    // Focusable, so keyboard users can scroll a long block with the arrow keys (axe: scrollable-region-focusable).
+    <pre tabIndex={0} role={label ? "region" : undefined} aria-label={label} data-testid={testId} className={`max-h-[32rem] overflow-auto whitespace-pre-wrap break-words rounded-md border px-3 py-2 font-mono text-xs leading-relaxed ${colours}`}>
       {text}
     </pre>
   );
