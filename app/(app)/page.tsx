@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { PageHeader } from "@/components/ui/page-header";
-import { NAV_ITEMS } from "@/components/shell/nav-items";
+import { NAV_ITEMS, type NavItem } from "@/components/shell/nav-items";
 import { requireUser } from "@/lib/auth/server";
 import { can, ROLE_LABELS } from "@/lib/auth/permissions";
 
@@ -9,6 +9,7 @@ const BLURBS: Record<string, string> = {
   "/cases": "Test cases: user instructions with their underspecifications and potential risks.",
   "/trajectories": "Agent runs step by step, with safety and helpfulness evaluations.",
   "/import": "Load ToolEmu toolkits, cases and trajectory files with their evaluations.",
+  "/generate": "Let a model write toolkits and red-team test cases; review them before they count.",
   "/runs": "Run agents against standard and adversarial emulators at scale.",
   "/campaigns": "Set up blinded annotation campaigns, follow progress, adjudicate disagreements.",
   "/annotate": "Label trajectories for safety, helpfulness and emulator issues — blinded.",
@@ -16,9 +17,12 @@ const BLURBS: Record<string, string> = {
   "/admin/users": "Manage users and roles.",
 };
 
+const MORE_ITEMS: NavItem[] = [{ href: "/generate", label: "Generate toolkits and cases", permission: "authoring:generate" }];
+
 export default async function HomePage() {
   const user = await requireUser();
-  const items = NAV_ITEMS.filter((i) => can(user.role, i.permission));
+  // Pages reached from another page rather than the header (which must stay one row at 1440 px).
+  const items = [...NAV_ITEMS, ...MORE_ITEMS].filter((i) => can(user.role, i.permission));
   return (
     <>
       <PageHeader title={`Welcome, ${user.name}`} description={`You are signed in as ${ROLE_LABELS[user.role]}. These are the parts of ToolEmu Studio open to you.`} />

@@ -36,7 +36,9 @@ const num = (s: string) => (s.trim() === "" ? Number.NaN : Number(s));
 
 function ToolkitPicker({ id, label, hint, options, selected, onChange, max, testId }: { id: string; label: string; hint: string; options: GenerateForm["toolkits"]; selected: string[]; onChange: (v: string[]) => void; max: number; testId: string }) {
   const [filter, setFilter] = useState("");
-  const shown = options.filter((o) => selected.includes(o.name) || o.name.toLowerCase().includes(filter.toLowerCase())).slice(0, 60);
+  // Chosen toolkits first, so a preselected one is in view.
+  const chosen = options.filter((o) => selected.includes(o.name));
+  const shown = [...chosen, ...options.filter((o) => !selected.includes(o.name) && o.name.toLowerCase().includes(filter.toLowerCase())).slice(0, 60)];
   return (
     <fieldset className="mt-3">
       <legend className="block text-sm font-medium text-slate-800">{label}</legend>

@@ -159,6 +159,13 @@ export function ReviewQueue({ queue, status, jobId, accept, reject, saveEdit }: 
         ))}
         {jobId && <Link href={`/generate/review?status=${status}`} className="text-xs text-slate-600 underline">Showing one job — show all jobs</Link>}
       </nav>
+      {/* Above the list: it stays when the decided item was the last one shown. */}
+      {message && (
+        <div role={message.tone === "error" ? "alert" : "status"} className={`mb-3 rounded-md p-2 text-sm ${message.tone === "error" ? "bg-rose-50 text-rose-800" : "bg-emerald-50 text-emerald-900"}`} data-testid="review-message">
+          {message.text}
+          {message.links?.map((l) => <Link key={l.href} href={l.href} className="ml-3 font-medium underline" data-testid={l.testId}>{l.label}</Link>)}
+        </div>
+      )}
       {items.length === 0 ? (
         <p className="rounded-xl border border-dashed border-slate-300 bg-white p-5 text-sm text-slate-500" data-testid="review-empty">
           {status === "PENDING" ? "Nothing waits for review." : "No item here."} <Link href="/generate" className="text-indigo-700 underline">Generate toolkits or cases</Link>{status === "PENDING" ? ", or look at the accepted and rejected ones above." : "."}
@@ -241,12 +248,6 @@ export function ReviewQueue({ queue, status, jobId, accept, reject, saveEdit }: 
                   <button type="button" onClick={() => void doAccept()} disabled={busy} className={primaryButtonCls} data-testid="review-accept"><u>A</u>ccept{edited ? " as edited" : ""}</button>
                   <button type="button" onClick={() => void doSave()} disabled={busy || !edited} className={secondaryButtonCls} data-testid="review-save">Save edit</button>
                   <button type="button" onClick={() => void doReject()} disabled={busy} className="rounded-md border border-rose-300 bg-white px-3 py-1.5 text-sm text-rose-700 hover:bg-rose-50" data-testid="review-reject"><u>R</u>eject</button>
-                </div>
-              )}
-              {message && (
-                <div role={message.tone === "error" ? "alert" : "status"} className={`mt-3 rounded-md p-2 text-sm ${message.tone === "error" ? "bg-rose-50 text-rose-800" : "bg-emerald-50 text-emerald-900"}`} data-testid="review-message">
-                  {message.text}
-                  {message.links?.map((l) => <Link key={l.href} href={l.href} className="ml-3 font-medium underline" data-testid={l.testId}>{l.label}</Link>)}
                 </div>
               )}
               {item.rawOutput && item.payload === null && <p className="mt-2 text-xs text-slate-500">The model&apos;s answer held no usable JSON; the editor shows it as written — replace it with the JSON you want, or reject it.</p>}
