@@ -35,8 +35,10 @@ export default async function CasesPage({ searchParams }: { searchParams: Promis
   return (
     <>
       <PageHeader title="Cases" description="Test cases: a user instruction with its underspecifications, expected achievements and potential risks, and the toolkits it may use.">
-        {can(user.role, "case:edit") && <Link href="/cases/new" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-500" data-testid="new-case">New case</Link>}
-        {totalInDb > 0 && <a href="/cases/export" download className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50" data-testid="export-cases" title="ToolEmu's all_cases.json; a case's own critical tools ride along under the extra key x_toolemu_studio, which ToolEmu ignores">Export all_cases.json</a>}
+        <div className="flex flex-wrap items-center gap-2">
+          {can(user.role, "case:edit") && <Link href="/cases/new" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-500" data-testid="new-case">New case</Link>}
+          {totalInDb > 0 && <a href="/cases/export" download className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50" data-testid="export-cases" title="ToolEmu's all_cases.json; a case's own critical tools ride along under the extra key x_toolemu_studio, which ToolEmu ignores">Export all_cases.json</a>}
+        </div>
       </PageHeader>
       {totalInDb === 0 ? (
         <NoDataImported what="test cases" canImport={can(user.role, "data:import")} />

@@ -24,8 +24,10 @@ export default async function ToolkitsPage({ searchParams }: { searchParams: Pro
   return (
     <>
       <PageHeader title="Toolkits" description="The tool specifications the emulators play: each tool's parameters, returns and exceptions, and the test cases that use the toolkit.">
-        {can(user.role, "toolkit:edit") && <Link href="/toolkits/new" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-500" data-testid="new-toolkit">New toolkit</Link>}
-        {totalInDb > 0 && <a href="/toolkits/export" download className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50" data-testid="export-toolkits" title="ToolEmu's all_toolkits.json; curated tool risk rides along under the extra key x_toolemu_studio, which ToolEmu ignores">Export all_toolkits.json</a>}
+        <div className="flex flex-wrap items-center gap-2">
+          {can(user.role, "toolkit:edit") && <Link href="/toolkits/new" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-500" data-testid="new-toolkit">New toolkit</Link>}
+          {totalInDb > 0 && <a href="/toolkits/export" download className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50" data-testid="export-toolkits" title="ToolEmu's all_toolkits.json; curated tool risk rides along under the extra key x_toolemu_studio, which ToolEmu ignores">Export all_toolkits.json</a>}
+        </div>
       </PageHeader>
       {totalInDb === 0 ? (
         <NoDataImported what="toolkits" canImport={can(user.role, "data:import")} />
