@@ -188,7 +188,7 @@ export async function prebuildEmbedded(key: string): Promise<void> {
   for (const name of ["empty", "migrated", "cases", "all"] as const) await ensureEmbedded(key, name);
 }
 
-/** Marks `key`'s embedded templates as in use and removes other keys' stale ones. */
+/** Marks `key`'s embedded templates as in use and removes other keys' stale ones and stale copies. */
 export function touchEmbeddedTemplates(key: string): void {
   const root = cacheRoot();
   mkdirSync(path.join(root, key), { recursive: true });
@@ -197,6 +197,11 @@ export function touchEmbeddedTemplates(key: string): void {
   for (const name of readdirSync(root)) {
     const dir = path.join(root, name);
     if (name !== key && Date.now() - statSync(dir).mtimeMs > STALE_MS) rmSync(dir, { recursive: true, force: true });
+  }
+  // Copies left by test processes that were killed before their clean-up (no test runs an hour).
+  for (const name of readdirSync(scratch()).filter((n) => n.startsWith("toolemu-test-"))) {
+    const dir = path.join(scratch(), name);
+    if (Date.now() - statSync(dir).mtimeMs > STALE_MS) rmSync(dir, { recursive: true, force: true });
   }
 }
 
