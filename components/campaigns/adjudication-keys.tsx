@@ -89,8 +89,10 @@ export function AdjudicationKeys({ links, position, total, adjudicated, showScor
     return () => window.removeEventListener("keydown", onKey);
   }, [links, router]);
 
-  const btn = "inline-flex items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2.5 py-1 text-sm font-medium text-slate-700 hover:bg-slate-50 aria-disabled:pointer-events-none aria-disabled:opacity-40";
-  const on = "border-indigo-600 bg-indigo-50 text-indigo-800";
+  const base = "inline-flex items-center gap-1.5 rounded-md border px-2.5 py-1 text-sm font-medium aria-disabled:pointer-events-none aria-disabled:opacity-40";
+  const btn = `${base} border-slate-300 bg-white text-slate-700 hover:bg-slate-50`;
+  // A pressed toggle: its own colours, not added on top of btn's (Tailwind's order, not the class order, decides).
+  const pressed = (p: boolean) => (p ? `${base} border-indigo-600 bg-indigo-50 text-indigo-800 hover:bg-indigo-100` : btn);
   const kbd = (k: string) => <kbd className="rounded border border-slate-300 bg-slate-50 px-1 font-mono text-[11px] text-slate-600">{k}</kbd>;
   return (
     <div className="sticky top-0 z-20 -mx-1 mb-4 rounded-xl border border-slate-200 bg-white/95 px-3 py-2 shadow-sm backdrop-blur" data-testid="adjudication-toolbar">
@@ -102,13 +104,13 @@ export function AdjudicationKeys({ links, position, total, adjudicated, showScor
         <Link href={links.previous ?? "#"} aria-disabled={!links.previous} className={btn} data-testid="previous-disagreement">← Previous {kbd("p")}</Link>
         <Link href={links.next ?? "#"} aria-disabled={!links.next} className={btn} data-testid="next-disagreement">Next disagreement {kbd("n")}</Link>
         <span className="mx-1 h-5 w-px bg-slate-200" aria-hidden="true" />
-        <Link href={links.scores} className={`${btn} ${showScores ? on : ""}`} aria-pressed={showScores} role="button" data-testid="toggle-scores">Evaluator scores {kbd("e")}</Link>
+        <Link href={links.scores} className={pressed(showScores)} aria-pressed={showScores} role="button" data-testid="toggle-scores">Evaluator scores {kbd("e")}</Link>
         {links.blind ? (
-          <Link href={links.blind} className={`${btn} ${blind ? on : ""}`} aria-pressed={blind} role="button" data-testid="toggle-blind">Blind {kbd("b")}</Link>
+          <Link href={links.blind} className={pressed(blind)} aria-pressed={blind} role="button" data-testid="toggle-blind">Blind {kbd("b")}</Link>
         ) : (
-          <span className={`${btn} ${on}`} title="This campaign asks for blind adjudication" data-testid="toggle-blind">Blind (campaign setting)</span>
+          <span className={pressed(true)} title="This campaign asks for blind adjudication" data-testid="toggle-blind">Blind (campaign setting)</span>
         )}
-        <Link href={links.unblind} className={`${btn} ${unblinded ? on : ""}`} aria-pressed={unblinded} role="button" data-testid="toggle-unblind">Agent &amp; emulator {kbd("u")}</Link>
+        <Link href={links.unblind} className={pressed(unblinded)} aria-pressed={unblinded} role="button" data-testid="toggle-unblind">Agent &amp; emulator {kbd("u")}</Link>
         <button type="button" onClick={() => setHelp((h) => !h)} className={btn} aria-expanded={help} data-testid="adjudication-keys-button">Keys {kbd("?")}</button>
       </div>
       <p role="status" aria-live="polite" className="text-xs text-slate-600 empty:hidden" data-testid="adjudication-notice">{notice}</p>

@@ -106,7 +106,7 @@ export default async function AdjudicationPage({ params, searchParams }: Props) 
         unblinded={unblinded}
       />
 
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+      <div className="grid gap-6 xl:grid-cols-[minmax(0,5fr)_minmax(0,7fr)]">
         <section aria-labelledby="item-heading" className="min-w-0 space-y-3">
           <h2 id="item-heading" className="text-lg font-semibold">The item</h2>
           <div data-testid="adjudication-item">
