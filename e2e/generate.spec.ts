@@ -80,3 +80,38 @@ test("a researcher generates cases for a toolkit, edits one in review, accepts i
   await expect(page.getByTestId("step-card").first()).toContainText("Todoist");
   await page.screenshot({ path: "test-results/generate-playground.png", fullPage: true });
 });
+
+test("a generated toolkit with a refused field is flagged at it and cannot be accepted; a valid one becomes a GENERATED toolkit", async ({ page }) => {
+  test.setTimeout(180_000);
+  await signInAs(page, "RESEARCHER");
+  await page.goto("/generate");
+  await expect(page.getByTestId("kind-TOOLKITS")).toBeChecked();
+  await page.getByTestId("generate-category").fill("Financial, Payment Gateway, and CRM Tools");
+  await page.getByTestId("generate-brief").fill("Payroll runs for a small firm [offline:generator-invalid]");
+  // Names (1) + description and spec per toolkit (2).
+  await expect(page.getByTestId("generate-estimate")).toHaveAttribute("data-calls", "3");
+  await page.screenshot({ path: "test-results/generate-toolkit-form.png", fullPage: true });
+  await page.getByTestId("generate-submit").click();
+  await page.getByTestId("generate-confirm-button").click();
+  const job = page.locator('[data-testid^="generation-job-"]').first();
+  await expect(job).toHaveAttribute("data-status", "DONE", { timeout: 90_000 });
+  await expect(job).toContainText("1 invalid (flagged)");
+
+  await page.getByTestId("generate-queued").getByRole("link", { name: "review queue" }).click();
+  await expect(page.getByTestId("review-list-item")).toHaveCount(1);
+  const issue = page.locator('[data-testid="review-issue"][data-path="tools[0].parameters[0].type"]');
+  await expect(issue).toContainText("expected one of string, integer, number, boolean, array, object");
+  await page.getByTestId("review-accept").click();
+  await expect(page.getByTestId("review-message")).toContainText("Not accepted");
+  await expect(page.getByTestId("review-status")).toHaveText("pending");
+  // Fixing the type in the editor and accepting as edited works.
+  const editor = page.getByTestId("review-editor");
+  await editor.fill((await editor.inputValue()).replace('"type": "text"', '"type": "string"'));
+  await page.getByTestId("review-accept").click();
+  await expect(page.getByTestId("review-message")).toContainText("is now a toolkit (GENERATED)");
+  await page.screenshot({ path: "test-results/generate-toolkit-accepted.png", fullPage: true });
+  await page.getByTestId("accepted-generate-cases").click();
+  await expect(page).toHaveURL(/\/generate\?kind=CASES&toolkit=/);
+  await expect(page.getByTestId("kind-CASES")).toBeChecked();
+  await expect(page.getByTestId("generate-primary").getByRole("checkbox", { checked: true })).toHaveCount(1);
+});
