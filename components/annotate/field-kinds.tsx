@@ -61,9 +61,11 @@ export function StepRatings({ field, value, steps, readOnly, focused, onChange }
   if (!steps.length) return <p className="px-1 text-xs text-slate-500">This item has no steps: nothing to rate.</p>;
   return (
     <>
+      {/* The hint does not depend on focus: a line added on focus moved the rows between mousedown and
+          click, so the first click into the field was lost. */}
       <p className="mb-1 px-1 text-xs text-slate-500" data-testid="step-ratings-progress">
         {[...v].filter((c) => c !== "-").length} of {steps.length} rated ({field.min} = {field.minLabel ?? "low"}, {field.max} = {field.maxLabel ?? "high"})
-        {focused && next !== null && !readOnly ? ` · next: step ${next + 1} (${field.min}–${field.max}, Backspace to undo)` : ""}
+        {next !== null && !readOnly ? ` · next: step ${next + 1} (${field.min}–${field.max}, Backspace to undo)` : ""}
       </p>
       <ol className="max-h-64 space-y-0.5 overflow-auto">
         {steps.map((s, i) => (

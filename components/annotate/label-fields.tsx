@@ -116,7 +116,7 @@ function StepAnswers({ fieldKey, value, steps, readOnly, focused, onChange }: { 
   return (
     <>
       <p className="mb-1 px-1 text-xs text-slate-500" data-testid="steps-progress">
-        {answers.filter(Boolean).length} of {steps.length} answered{focused && next !== null && !readOnly ? ` · next: step ${next + 1} (y / n / u, Backspace to undo)` : ""}
+        {answers.filter(Boolean).length} of {steps.length} answered{next !== null && !readOnly ? ` · next: step ${next + 1} (y / n / u, Backspace to undo)` : ""}
       </p>
       <ol className="max-h-64 space-y-0.5 overflow-auto">
         {steps.map((s, i) => (
