@@ -3,7 +3,8 @@ import { signInAs } from "./support/session";
 
 async function openDemoCampaign(page: Page) {
   await page.goto("/annotate");
-  await page.getByTestId("my-campaign").first().getByRole("link").click();
+  // By name: specs that run earlier leave campaigns of their own (some already Done) in the list.
+  await page.getByTestId("my-campaign").filter({ hasText: "Demo: blinded review of 20 ToolEmu trajectories" }).getByRole("link").first().click();
   await expect(page.getByTestId("user-instruction")).toBeVisible();
   // On a first visit the guidelines come first; Enter starts (retried until the page is interactive).
   const dialog = page.getByRole("dialog", { name: "Guidelines" });

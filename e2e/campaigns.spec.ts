@@ -39,8 +39,12 @@ test("a researcher creates a campaign; an annotator cannot open the staff pages,
   // The adjudication view opens for the researcher (the item blinded; u unblinds it for staff), but only a PI or admin gets the form.
   await page.goto(itemHref!);
   await expect(page.getByTestId("adjudication-item")).toBeVisible();
-  await page.keyboard.press("u");
-  await expect(page.getByTestId("trajectory-link")).toBeVisible();
+  // The key works once the page is interactive: retried until it has.
+  const link = page.getByTestId("trajectory-link");
+  await expect(async () => {
+    if (!(await link.isVisible())) await page.keyboard.press("u");
+    await expect(link).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
   await expect(page.getByTestId("adjudication-readonly")).toBeVisible();
   await expect(page.getByTestId("adjudication-form")).toHaveCount(0);
 
