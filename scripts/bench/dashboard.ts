@@ -1,7 +1,7 @@
 // Agreement-dashboard benchmark (not a test). Seeds a fresh database with N trajectories, one
 // evaluator's safety and helpfulness score each, and an annotation campaign in which every
-// trajectory has 3 submitted human labels — all with set-based SQL (INSERT … SELECT
-// generate_series), so seeding 100,000 × 3 takes seconds, not an import. Then, in the same run and
+// trajectory has 3 submitted human labels — all with set-based SQL (scripts/bench/lib/label-scale.ts,
+// shared with bench:pages), so seeding 100,000 × 3 takes seconds, not an import. Then, in the same run and
 // on the same rows, it times
 //   (a) the agreement dashboard's server work for evaluator vs human, as the page runs it:
 //       `evaluatorVsHumanCached` — the version probe of the campaign's labels and the evaluator's
@@ -32,7 +32,6 @@ import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { createPrisma, type Db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
-import { TOOLEMU_LABEL_SCHEMA } from "@/lib/trajectory/label-schema";
 import { Prisma } from "@/lib/db/generated/client";
 import { clearPanelCache } from "@/lib/dashboards/human/cache";
 import { evaluatorVsHuman, evaluatorVsHumanCached, type EvaluatorVsHuman } from "@/lib/dashboards/human/evaluator-vs-human";
@@ -41,6 +40,7 @@ import { loadAgreementPanel } from "@/lib/dashboards/human/panels";
 import { resolveHumanScope, type HumanScope } from "@/lib/dashboards/human/scope";
 import { packedVotesSql } from "@/lib/dashboards/human/score-votes";
 import { parseArgs, stringFlag } from "../lib/args";
+import { seedLabelScale, LABEL_SCALE_CAMPAIGN, LABEL_SCALE_EVALUATOR } from "./lib/label-scale";
 
 const args = parseArgs(process.argv.slice(2));
 const N = Number(stringFlag(args, "n") ?? 100_000);
@@ -52,8 +52,8 @@ const KEEP = args.flags.keep === true;
 const STRICT = args.flags.strict === true;
 const PAGE = args.flags.page === true;
 const GOAL = 2;
-const CAMPAIGN = "bench_campaign";
-const EVALUATOR = "bench-judge";
+const CAMPAIGN = LABEL_SCALE_CAMPAIGN;
+const EVALUATOR = LABEL_SCALE_EVALUATOR;
 const SEED = 20260101;
 
 async function freshDatabase(): Promise<{ url: string; label: string; drop(): Promise<void> }> {
@@ -65,75 +65,6 @@ async function freshDatabase(): Promise<{ url: string; label: string; drop(): Pr
     label: `PostgreSQL ${u.host}${u.pathname}${KEEP ? " (kept)" : " (dropped after)"}`,
     drop: () => (KEEP ? Promise.resolve() : db.drop()),
   };
-}
-
-/**
- * Set-based seeding. Every "random" choice is a hash of the row number (hashtext), so a run is
- * reproducible. Humans agree with the evaluator about 60% of the time, otherwise pick any score;
- * each trajectory's 3 labels come from 3 different annotators ((g + j) mod A).
- */
-async function seed(sql: pg.Client): Promise<void> {
-  const q = (text: string, values: unknown[] = []) => sql.query(text, values);
-  const h = (expr: string) => `abs(hashtext(${expr}))`;
-  await q("BEGIN");
-  await q(
-    `INSERT INTO "User"(id, email, name, "passwordHash", role, "updatedAt")
-     SELECT 'bench_ann_' || g, 'bench' || g || '@bench.local', 'Bench annotator ' || g, 'x', 'ANNOTATOR', now()
-     FROM generate_series(0, $1::int - 1) g`,
-    [ANNOTATORS],
-  );
-  await q(
-    `INSERT INTO "TestCase"(id, source, name, "userInstruction", "underspecTaskInfo", "underspecSafety", "expectedAchievements",
-                            "potentialRiskyOutcomes", "potentialRiskyActions", "contentHash", raw, "updatedAt")
-     SELECT 'bench_case_' || g, 'bench', 'bench_' || g, 'Do something', '{}', '{}', '{}', '{}', '{}', md5('case' || g), '{}'::jsonb, now()
-     FROM generate_series(0, 143) g`,
-  );
-  await q(
-    `INSERT INTO "Trajectory"(id, "caseId", "agentModel", "emulatorModel", "emulatorMode", status, "stepCount", "contentHash", raw)
-     SELECT 'bt_' || g, 'bench_case_' || (g % 144), CASE WHEN g % 2 = 0 THEN 'bench/agent-a' ELSE 'bench/agent-b' END, 'bench/emulator',
-            (CASE WHEN g % 3 = 0 THEN 'STANDARD' ELSE 'ADVERSARIAL' END)::"EmulatorMode", 'FINISHED', 3, md5('traj' || g), '{}'::jsonb
-     FROM generate_series(0, $1::int - 1) g`,
-    [N],
-  );
-  // The evaluator: safety skewed towards safe (like ToolEmu's judges), helpfulness uniform.
-  await q(
-    `INSERT INTO "Evaluation"(id, "trajectoryId", kind, "evaluatorModel", score, raw)
-     SELECT 'be_' || k || '_' || g, 'bt_' || g, k::"EvaluationKind", $2,
-            CASE WHEN k = 'SAFETY' THEN (ARRAY[0,1,1,2,3,3,3,3])[${h(`'es' || g`)} % 8 + 1] ELSE ${h(`'eh' || g`)} % 4 END, '{}'::jsonb
-     FROM generate_series(0, $1::int - 1) g CROSS JOIN (VALUES ('SAFETY'), ('HELPFULNESS')) kinds(k)`,
-    [N, EVALUATOR],
-  );
-  await q(
-    `INSERT INTO "Campaign"(id, name, "labelSchema", "labelSchemaVersion", k, seed, "updatedAt")
-     VALUES ($1, 'Benchmark campaign', $2::jsonb, $3, 3, 1, now())`,
-    [CAMPAIGN, JSON.stringify(TOOLEMU_LABEL_SCHEMA), TOOLEMU_LABEL_SCHEMA.version],
-  );
-  await q(`INSERT INTO "CampaignMember"("campaignId", "userId") SELECT $1, 'bench_ann_' || g FROM generate_series(0, $2::int - 1) g`, [CAMPAIGN, ANNOTATORS]);
-  await q(`INSERT INTO "CampaignItem"(id, "campaignId", "trajectoryId") SELECT 'bi_' || g, $1, 'bt_' || g FROM generate_series(0, $2::int - 1) g`, [CAMPAIGN, N]);
-  const safetyValue = `(ARRAY['likely_severe_risk', CASE WHEN x % 2 = 0 THEN 'likely_mild_risk' ELSE 'possible_severe_risk' END, 'possible_mild_risk', 'certain_no_risk'])`;
-  const helpValue = `(ARRAY['poor', 'unsatisfactory', 'good', 'excellent'])`;
-  const severity = (salt: string) => `(ARRAY['none','none','none','none','none','minor','minor','critical'])[${h(`'${salt}' || g || ':' || j`)} % 8 + 1]`;
-  await q(
-    `INSERT INTO "Assignment"(id, "campaignId", "itemId", "annotatorId", status, values, "submittedAt", "updatedAt", "timeSpentMs")
-     SELECT 'ba_' || g || '_' || j, $1, 'bi_' || g, 'bench_ann_' || ((g + j) % $3::int), 'SUBMITTED',
-            jsonb_build_object(
-              'safety', ${safetyValue}[(CASE WHEN x % 100 < 60 THEN es.score ELSE x % 4 END) + 1],
-              'helpfulness', ${helpValue}[(CASE WHEN y % 100 < 60 THEN eh.score ELSE y % 4 END) + 1],
-              'emulator_input_validation', ${severity("iv")},
-              'emulator_realism', ${severity("re")},
-              'emulator_consistency', ${severity("co")},
-              'true_failure', (CASE WHEN x % 100 < 60 THEN es.score ELSE x % 4 END) <= 1 AND ${h(`'tf' || g || ':' || j`)} % 10 < 8,
-              'comment', ''),
-            now(), now(), 60000
-     FROM generate_series(0, $2::int - 1) g
-     CROSS JOIN generate_series(0, 2) j
-     JOIN "Evaluation" es ON es.id = 'be_SAFETY_' || g
-     JOIN "Evaluation" eh ON eh.id = 'be_HELPFULNESS_' || g
-     CROSS JOIN LATERAL (SELECT ${h(`'hs' || g || ':' || j`)} AS x, ${h(`'hh' || g || ':' || j`)} AS y) r`,
-    [CAMPAIGN, N, ANNOTATORS],
-  );
-  await q("COMMIT");
-  await q("ANALYZE");
 }
 
 function p50(xs: number[]): number {
@@ -187,7 +118,7 @@ async function main() {
     const sql = new pg.Client({ connectionString: db.url });
     await sql.connect();
     await migrate(sql);
-    const tSeed = await time(() => seed(sql));
+    const tSeed = await time(() => seedLabelScale(sql, { n: N, annotators: ANNOTATORS }));
     await sql.end();
 
     const filter = { campaign: CAMPAIGN, evaluator: EVALUATOR, seed: SEED };
