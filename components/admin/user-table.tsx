@@ -33,7 +33,7 @@ export function UserTable({ users, currentUserId, changeRole, resetPassword, set
       key: "user", header: "User",
       cell: (u) => (
         <>
-          <div className="font-medium text-slate-900">{u.name}{u.id === currentUserId && <span className="ml-1 text-xs text-slate-400">(you)</span>}</div>
+          <div className="font-medium text-slate-900">{u.name}{u.id === currentUserId && <span className="ml-1 text-xs text-slate-500">(you)</span>}</div>
           <div className="text-slate-500">{u.email}</div>
         </>
       ),

@@ -25,7 +25,7 @@ function List({ title, items }: { title: string; items: string[] }) {
       {items.length ? (
         <ul className="mt-1 list-disc space-y-0.5 pl-5 text-sm text-slate-700">{items.map((x, i) => <li key={i}>{x}</li>)}</ul>
       ) : (
-        <p className="mt-1 text-sm text-slate-400">None</p>
+        <p className="mt-1 text-sm text-slate-500">None</p>
       )}
     </div>
   );

@@ -39,7 +39,7 @@ export function MultiChoices({ field, value, readOnly, onChange }: { field: Mult
       {field.options.map((o) => (
         <label key={o.value} className={`flex cursor-pointer items-center gap-2 rounded px-1.5 py-0.5 text-sm ${chosen.has(o.value) ? "bg-indigo-50 text-indigo-900" : "hover:bg-slate-50"}`}>
           <input type="checkbox" checked={chosen.has(o.value)} disabled={readOnly} onChange={() => onChange(field.key, toggleMulti(field, value, o.value))} tabIndex={-1} />
-          <kbd className="w-4 text-center font-mono text-xs text-slate-400">{o.key ?? ""}</kbd>
+          <kbd className="w-4 text-center font-mono text-xs text-slate-500">{o.key ?? ""}</kbd>
           <span>{o.label}</span>
         </label>
       ))}

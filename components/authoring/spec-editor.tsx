@@ -144,7 +144,8 @@ export function SpecEditor({ kind, initial, id, expectedVersion, toolkitNames = 
       role="tab"
       id={`tab-${t}`}
       aria-selected={tab === t}
-      aria-controls={`panel-${t}`}
+      // Only the selected tab's panel is rendered: pointing at the other one would name a missing id.
+      aria-controls={tab === t ? `panel-${t}` : undefined}
       tabIndex={tab === t ? 0 : -1}
       disabled={t === "form" && !!syntax}
       title={t === "form" && syntax ? "Fix the JSON first" : undefined}
@@ -166,9 +167,12 @@ export function SpecEditor({ kind, initial, id, expectedVersion, toolkitNames = 
   return (
     <div onKeyDown={onKeyDown} className="space-y-4" data-testid="spec-editor">
       <div className="rounded-xl border border-slate-200 bg-white shadow-sm">
-        <div role="tablist" aria-label="Editor view" className="flex gap-1 border-b border-slate-200 px-3 pt-2">
-          {tabBtn("form", "Form")}
-          {tabBtn("json", "JSON")}
+        <div className="flex gap-1 border-b border-slate-200 px-3 pt-2">
+          {/* The tab list holds only tabs (aria-required-children); the status sits beside it. */}
+          <div role="tablist" aria-label="Editor view" className="flex gap-1">
+            {tabBtn("form", "Form")}
+            {tabBtn("json", "JSON")}
+          </div>
           <span className="ml-auto self-center pb-1 text-xs" aria-live="polite" data-testid="issue-count">
             {syntax ? <span className="text-rose-700">JSON does not parse</span> : issues.length ? <span className="text-rose-700">{issues.length} problem{issues.length === 1 ? "" : "s"}</span> : <span className="text-emerald-700">Valid ToolEmu {kind === "toolkit" ? "toolkit" : "case"}</span>}
           </span>

@@ -21,8 +21,8 @@ const KIND_CLS: Record<DiffEntry["kind"], string> = {
 };
 
 function Value({ v }: { v: unknown }) {
-  if (typeof v === "string") return <span className="whitespace-pre-wrap break-words">{v || <em className="text-slate-400">empty</em>}</span>;
-  return <pre className="max-h-48 overflow-auto whitespace-pre-wrap break-words rounded bg-slate-50 p-2 font-mono text-xs">{JSON.stringify(v, null, 2)}</pre>;
+  if (typeof v === "string") return <span className="whitespace-pre-wrap break-words">{v || <em className="text-slate-500">empty</em>}</span>;
+  return <pre tabIndex={0} role="region" aria-label="Value as JSON" className="max-h-48 overflow-auto whitespace-pre-wrap break-words rounded bg-slate-50 p-2 font-mono text-xs">{JSON.stringify(v, null, 2)}</pre>;
 }
 
 export function VersionHistory({ basePath, versions, currentVersion, diff, saved }: Props) {
@@ -65,7 +65,7 @@ export function VersionHistory({ basePath, versions, currentVersion, diff, saved
                   v{v.version}
                   {v.version === currentVersion && <span className="ml-2 rounded bg-indigo-50 px-1.5 py-0.5 text-xs text-indigo-700">current</span>}
                 </td>
-                <td className="py-1.5 pr-4 text-slate-700">{v.note ?? <span className="text-slate-400">—</span>}</td>
+                <td className="py-1.5 pr-4 text-slate-700">{v.note ?? <span className="text-slate-500">—</span>}</td>
                 <td className="py-1.5 pr-4 text-slate-700">{v.createdBy ?? <span className="text-slate-500">import</span>}</td>
                 <td className="py-1.5 pr-4 whitespace-nowrap text-slate-600">{formatDate(v.createdAt)}</td>
                 <td className="py-1.5 pr-4 text-right tabular-nums">{v.trajectories}</td>

@@ -69,7 +69,7 @@ export function ToolRiskTable({ rows, canCurate, curate, reset }: Props) {
     { key: "tool", header: "Tool", rowHeader: true, cell: (r) => <a href={`#tool-${r.agentName}`} className="font-mono text-xs text-indigo-700 hover:underline">{r.agentName}</a> },
     { key: "level", header: "Risk", cell: (r) => <span data-testid="risk-level"><RiskBadge level={r.level} /></span> },
     { key: "critical", header: "Critical", cell: (r) => <span data-testid="risk-critical">{r.critical ? <span className="font-medium text-rose-700">critical</span> : <span className="text-slate-500">no</span>}</span> },
-    { key: "amount", header: "Amount argument", cell: (r) => <span data-testid="risk-amount">{r.amountArg ? <code className="text-xs">{r.amountArg}</code> : <span className="text-slate-400">—</span>}</span> },
+    { key: "amount", header: "Amount argument", cell: (r) => <span data-testid="risk-amount">{r.amountArg ? <code className="text-xs">{r.amountArg}</code> : <span className="text-slate-500">—</span>}</span> },
     {
       key: "source",
       header: "Source",
@@ -80,7 +80,7 @@ export function ToolRiskTable({ rows, canCurate, curate, reset }: Props) {
             <span className="block text-xs text-slate-500">
               by {r.curatedBy?.name ?? "a deleted user"}{r.curatedAt ? `, ${formatDate(r.curatedAt)}` : ""}
             </span>
-            {" "}<span className="block text-xs text-slate-400">default: {r.defaults.rule}</span>
+            {" "}<span className="block text-xs text-slate-500">default: {r.defaults.rule}</span>
           </span>
         ) : (
           <span data-testid="risk-source">
@@ -150,7 +150,7 @@ export function ToolRiskTable({ rows, canCurate, curate, reset }: Props) {
                 Reset to default
               </button>
             )}
-            <button type="button" className={secondaryButtonCls} onClick={() => setEditing(null)}>Cancel <kbd className="ml-1 text-xs text-slate-400">Esc</kbd></button>
+            <button type="button" className={secondaryButtonCls} onClick={() => setEditing(null)}>Cancel <kbd className="ml-1 text-xs text-slate-500">Esc</kbd></button>
           </div>
         </form>
       )}

@@ -123,19 +123,22 @@ export function CriticRunForm({ form, createRun, previewRun }: Props) {
         estimate={{ testId: "critic-estimate", data: { units: data?.units ?? "", calls: data?.estimate.calls.total ?? "", checkpoints: data?.checkpoints ?? "" } }}
         previewError={previewError}
         figures={data && (
-          <dl className="space-y-1.5">
-            <SummaryRow label="Trajectories">{fmtInt(data.trajectories)}</SummaryRow>
-            <SummaryRow label="Checkpoints" testId="estimate-checkpoints">{fmtInt(data.checkpoints)}</SummaryRow>
-            <SummaryRow label="Assessments">{fmtInt(data.units)}</SummaryRow>
-            {data.estimate.perMethod.map((m) => (
-              <SummaryRow key={m.method} label={`${CRITIC_METHOD_LABELS[m.method]} calls`} muted>{fmtInt(m.calls)}</SummaryRow>
-            ))}
-            <SummaryRow label="Critic calls" strong testId="estimate-calls">{fmtInt(data.estimate.calls.total)}</SummaryRow>
-            <SummaryRow label="Tokens in / out">≈ {fmtInt(data.estimate.inputTokens)} / {fmtInt(data.estimate.outputTokens)}</SummaryRow>
-            <SummaryRow label="Cost" strong testId="estimate-cost">≈ {fmtUsd(data.estimate.costUsd)}</SummaryRow>
+          <div className="space-y-1.5">
+            <dl className="space-y-1.5">
+              <SummaryRow label="Trajectories">{fmtInt(data.trajectories)}</SummaryRow>
+              <SummaryRow label="Checkpoints" testId="estimate-checkpoints">{fmtInt(data.checkpoints)}</SummaryRow>
+              <SummaryRow label="Assessments">{fmtInt(data.units)}</SummaryRow>
+              {data.estimate.perMethod.map((m) => (
+                <SummaryRow key={m.method} label={`${CRITIC_METHOD_LABELS[m.method]} calls`} muted>{fmtInt(m.calls)}</SummaryRow>
+              ))}
+              <SummaryRow label="Critic calls" strong testId="estimate-calls">{fmtInt(data.estimate.calls.total)}</SummaryRow>
+              <SummaryRow label="Tokens in / out">≈ {fmtInt(data.estimate.inputTokens)} / {fmtInt(data.estimate.outputTokens)}</SummaryRow>
+              <SummaryRow label="Cost" strong testId="estimate-cost">≈ {fmtUsd(data.estimate.costUsd)}</SummaryRow>
+            </dl>
+            {/* Notes sit outside the <dl>: a definition list holds only dt/dd groups. */}
             {data.estimate.unpriced.length > 0 && <p className="text-xs text-amber-700">No price set for {data.estimate.unpriced.join(", ")} (counted as free).</p>}
             <p className="border-t border-slate-100 pt-2 text-xs text-slate-600">Writes assessments by <span className="font-mono">{data.criticModel}</span>, shown on each trajectory&apos;s page.</p>
-          </dl>
+          </div>
         )}
         assumptions={data ? { summary: "How this is estimated", items: data.estimate.assumptions } : undefined}
         error={error}

@@ -186,7 +186,7 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
                     <ul className="mt-1 space-y-1">
                       {e.latest.map((l, i) => (
                         <li key={i} className="break-words rounded bg-slate-50 px-2 py-1 font-mono text-[11px] text-slate-700">
-                          <span className="text-slate-400">{formatDate(l.at)} · attempt {l.attempt}</span> {l.message}
+                          <span className="text-slate-500">{formatDate(l.at)} · attempt {l.attempt}</span> {l.message}
                         </li>
                       ))}
                     </ul>
@@ -219,9 +219,9 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
                   <tr key={`${a.agentEndpointId}:${a.variant}:${a.mode}`} data-testid="agent-result">
                     <td className="py-1.5 pr-3"><div className="font-medium">{a.agent}</div><div className="text-xs text-slate-500">{a.variant}</div></td>
                     <td className="py-1.5 pr-3 text-xs">{a.mode.toLowerCase()}</td>
-                    <td className="py-1.5 pr-3 text-right tabular-nums">{fmtMean(a.safety)} <span className="text-xs text-slate-400">n={a.safety.n}</span></td>
-                    <td className="py-1.5 pr-3 text-right tabular-nums">{fmtMean(a.helpfulness)} <span className="text-xs text-slate-400">n={a.helpfulness.n}</span></td>
-                    <td className="py-1.5 text-right tabular-nums">{a.failureRate === null ? "—" : `${Math.round(a.failureRate * 100)}%`} <span className="text-xs text-slate-400">n={a.finished + a.failed}</span></td>
+                    <td className="py-1.5 pr-3 text-right tabular-nums">{fmtMean(a.safety)} <span className="text-xs text-slate-500">n={a.safety.n}</span></td>
+                    <td className="py-1.5 pr-3 text-right tabular-nums">{fmtMean(a.helpfulness)} <span className="text-xs text-slate-500">n={a.helpfulness.n}</span></td>
+                    <td className="py-1.5 text-right tabular-nums">{a.failureRate === null ? "—" : `${Math.round(a.failureRate * 100)}%`} <span className="text-xs text-slate-500">n={a.finished + a.failed}</span></td>
                   </tr>
                 ))}
               </tbody>
@@ -338,7 +338,7 @@ function EvaluationResults({ p }: { p: RunProgress }) {
                 <td className="py-1.5 pr-3 font-mono text-xs">{r.evaluator}</td>
                 <td className="py-1.5 pr-3 text-xs">{r.kind.toLowerCase()}</td>
                 <td className="py-1.5 pr-3 text-right tabular-nums">{fmtInt(r.done)}/{fmtInt(r.total)}{r.failed ? <span className="text-rose-700"> ({fmtInt(r.failed)} errors)</span> : null}</td>
-                <td className="py-1.5 pr-3 text-right tabular-nums">{fmtMean(r)} <span className="text-xs text-slate-400">n={r.scored}</span></td>
+                <td className="py-1.5 pr-3 text-right tabular-nums">{fmtMean(r)} <span className="text-xs text-slate-500">n={r.scored}</span></td>
                 <td className="py-1.5 text-right tabular-nums">{fmtInt(r.unparsed)}</td>
               </tr>
             ))}

@@ -18,7 +18,7 @@ type Sage = NonNullable<RunProgress["sage"]>;
 type Rate = Sage["contexts"][number]["utr"];
 
 function RateCell({ r, testId }: { r: Rate; testId?: string }) {
-  if (r.undefined) return <td className="py-1.5 pr-3 text-right text-slate-400" data-testid={testId} title={r.reason}>— <span className="text-xs">n = 0</span></td>;
+  if (r.undefined) return <td className="py-1.5 pr-3 text-right text-slate-500" data-testid={testId} title={r.reason}>— <span className="text-xs">n = 0</span></td>;
   return (
     <td className="py-1.5 pr-3 text-right tabular-nums" data-testid={testId} data-value={r.value} data-n={r.denominator}>
       <span className="font-medium">{fmtPercent(r.value, 0)}</span> <span className="text-xs text-slate-500">{fmtInt(r.numerator)}/{fmtInt(r.denominator)} {fmtCi(r.ci, "percent", 0)}</span>

@@ -118,7 +118,7 @@ export function SageEpisodeViewer({ e }: { e: SageEpisodeView }) {
                   {t.tool && (
                     <div className="rounded-md bg-sky-50 p-2" data-testid={`tool-${t.turn}`}>
                       <p className="flex flex-wrap items-center gap-2 text-xs font-medium text-sky-800">Tool {t.tool} {flagChips(t)}</p>
-                      {t.observation && <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap break-words font-mono text-xs text-slate-800">{t.observation}</pre>}
+                      {t.observation && <pre tabIndex={0} role="region" aria-label={`Observation of turn ${t.turn}`} className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap break-words font-mono text-xs text-slate-800">{t.observation}</pre>}
                     </div>
                   )}
                 </div>
@@ -157,8 +157,8 @@ export function SageEpisodeViewer({ e }: { e: SageEpisodeView }) {
           <details className="rounded-xl border border-amber-200 bg-amber-50/40 p-4 shadow-sm" data-testid="hidden-judge-spec">
             <summary className="cursor-pointer text-sm font-semibold text-amber-900">Hidden judge specification (staff only)</summary>
             <p className="mt-2 text-xs text-amber-900">Never shown to the agent or to annotators; the judges see it.</p>
-            <div className="mt-2"><JsonView value={s.judgeSpec} /></div>
-            {s.judgeExtra !== null && <div className="mt-2"><JsonView value={s.judgeExtra} /></div>}
+            <div className="mt-2"><JsonView value={s.judgeSpec} label="Hidden judge specification" /></div>
+            {s.judgeExtra !== null && <div className="mt-2"><JsonView value={s.judgeExtra} label="Other judge-only fields" /></div>}
           </details>
           <section className="rounded-xl border border-slate-200 bg-white p-4 text-xs text-slate-700 shadow-sm">
             <h2 className="text-sm font-semibold text-slate-900">Authority text given</h2>

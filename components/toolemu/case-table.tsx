@@ -23,7 +23,7 @@ const COLUMNS: Column<CaseListRow>[] = [
     key: "trajectories", header: "Trajectories", align: "right",
     cell: (c) => c.trajectoryCount > 0 ? (
       <Link href={`/trajectories?case=${encodeURIComponent(c.name)}`} className="text-indigo-700 hover:underline" aria-label={`${c.trajectoryCount} trajectories of ${c.name}`}>{c.trajectoryCount}</Link>
-    ) : <span className="text-slate-400">0</span>,
+    ) : <span className="text-slate-500">0</span>,
   },
 ];
 

@@ -24,7 +24,7 @@ export function CaseTrajectoryTable({ caseName, trajectories }: { caseName: stri
             <tr key={t.id} data-testid="case-trajectory-row" className="align-top">
               <td className="py-2 pr-4">
                 <Link href={`/trajectories/${t.id}${q}`} className="font-mono text-xs text-indigo-700 hover:underline">{t.id}</Link>
-                <div className="text-xs text-slate-400">{formatDate(t.createdAt)}{t.caseVersion !== null && <span className="ml-1 text-slate-500" title="The case version this trajectory ran against" data-testid="ran-against">· case v{t.caseVersion}</span>}</div>
+                <div className="text-xs text-slate-500">{formatDate(t.createdAt)}{t.caseVersion !== null && <span className="ml-1 text-slate-500" title="The case version this trajectory ran against" data-testid="ran-against">· case v{t.caseVersion}</span>}</div>
               </td>
               <td className="py-2 pr-4" title={t.agentModel}>{shortModel(t.agentModel)}</td>
               <td className="py-2 pr-4"><span title={t.emulatorModel}>{shortModel(t.emulatorModel)}</span> <span className="text-xs text-slate-500">{MODE_LABELS[t.emulatorMode]}</span></td>

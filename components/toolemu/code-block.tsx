@@ -18,13 +18,13 @@ export function JsonOrText({ raw, parsed, label, tone, testId }: { raw: string |
   return (
     <div data-format={f.kind}>
       <CodeBlock text={f.text} label={label} tone={tone} testId={testId} />
-      {f.kind === "text" && <p className="mt-1 text-[11px] text-slate-400">Not valid JSON — shown as written.</p>}
+      {f.kind === "text" && <p className="mt-1 text-[11px] text-slate-500">Not valid JSON — shown as written.</p>}
     </div>
   );
 }
 
 /** Prose written by a model (thoughts, answers, logs), as text with its line breaks. */
 export function ModelText({ text, className = "", testId }: { text: string | null | undefined; className?: string; testId?: string }) {
-  if (!text || !text.trim()) return <p className="text-sm italic text-slate-400">(none)</p>;
+  if (!text || !text.trim()) return <p className="text-sm italic text-slate-500">(none)</p>;
   return <p data-testid={testId} className={`whitespace-pre-wrap break-words text-sm leading-relaxed text-slate-800 ${className}`}>{text}</p>;
 }

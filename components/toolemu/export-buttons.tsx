@@ -13,7 +13,7 @@ export function ExportButtons({ filter, total }: { filter: TrajectoryFilter; tot
   return (
     <div className="flex items-center gap-2" role="group" aria-label={`Export ${total} trajectories`}>
       {disabled ? (
-        <span className="text-sm text-slate-400">Nothing to export</span>
+        <span className="text-sm text-slate-500">Nothing to export</span>
       ) : (
         <>
           <a href={href("jsonl")} download className={cls} data-testid="export-jsonl" title="ToolEmu's own format: each trajectory's original JSON, one per line">Export JSONL</a>

@@ -17,7 +17,7 @@ export function ScoreBadge({ kind, score, evaluator, size = "sm" }: { kind: Scor
 /** Each evaluator's score of one kind, stacked: "Qwen3-32B [2]". */
 export function ScoreList({ kind, scores }: { kind: ScoreKind; scores: { kind: string; evaluatorModel: string; score: number | null }[] }) {
   const mine = scores.filter((s) => s.kind === kind);
-  if (mine.length === 0) return <span className="text-slate-400" aria-label="not evaluated">—</span>;
+  if (mine.length === 0) return <span className="text-slate-500" aria-label="not evaluated">—</span>;
   return (
     <ul className="space-y-1">
       {mine.map((s) => (

@@ -68,7 +68,7 @@ export function StepCard({ step, waiting = false }: { step: StepDetail; /** Live
             <JsonOrText raw={step.actionInputRaw} parsed={step.actionInput} label={`Step ${n} action input`} testId="step-action-input" />
           </div>
           <div className="min-w-0">
-            <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Observation <span className="font-normal normal-case text-slate-400">(emulated)</span></h3>
+            <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Observation <span className="font-normal normal-case text-slate-500">(emulated)</span></h3>
             {waiting && step.observationRaw === null ? (
               <p className="animate-pulse text-sm text-slate-600" data-testid="step-waiting">waiting for the emulator…</p>
             ) : (

@@ -24,7 +24,7 @@ export function ToolCard({ tool }: { tool: ToolDetail }) {
                 <tr key={p.name} className="align-top">
                   <td className="py-1.5 pr-4 font-mono text-xs text-slate-900">{p.name}</td>
                   <td className="py-1.5 pr-4 font-mono text-xs text-slate-600">{p.type}</td>
-                  <td className="py-1.5 pr-4">{p.required ? <span className="rounded bg-indigo-50 px-1.5 py-0.5 text-xs font-medium text-indigo-700">required</span> : <span className="text-xs text-slate-400">optional</span>}</td>
+                  <td className="py-1.5 pr-4">{p.required ? <span className="rounded bg-indigo-50 px-1.5 py-0.5 text-xs font-medium text-indigo-700">required</span> : <span className="text-xs text-slate-500">optional</span>}</td>
                   <td className="py-1.5 text-slate-700">{p.description}</td>
                 </tr>
               ))}

@@ -15,7 +15,7 @@ const COLUMNS: Column<ToolkitListRow>[] = [
     ),
   },
   { key: "provenance", header: "Provenance", cell: (t) => <ProvenanceBadge provenance={t.provenance} version={t.currentVersion} /> },
-  { key: "category", header: "Category", className: "text-slate-700", cell: (t) => t.category ?? <span className="text-slate-400" aria-label="no category">—</span> },
+  { key: "category", header: "Category", className: "text-slate-700", cell: (t) => t.category ?? <span className="text-slate-500" aria-label="no category">—</span> },
   { key: "tools", header: "Tools", align: "right", cell: (t) => t.toolCount },
   {
     key: "cases", header: "Cases", align: "right",

@@ -15,7 +15,7 @@ export function TrajectoryPager({ prevHref, nextHref, listHref, position, total,
       )}
       {prevHref ? <Link href={prevHref} rel="prev" className={btn} data-testid={`${testIdPrefix}prev-trajectory`} aria-keyshortcuts="k ArrowLeft">‹ Previous</Link> : <span className={off} aria-hidden="true">‹ Previous</span>}
       {nextHref ? <Link href={nextHref} rel="next" className={btn} data-testid={`${testIdPrefix}next-trajectory`} aria-keyshortcuts="j ArrowRight">Next ›</Link> : <span className={off} aria-hidden="true">Next ›</span>}
-      <span className="hidden text-xs text-slate-400 md:inline">
+      <span className="hidden text-xs text-slate-500 md:inline">
         <kbd className="rounded border border-slate-300 bg-white px-1 font-mono">k</kbd>/<kbd className="rounded border border-slate-300 bg-white px-1 font-mono">j</kbd> or ←/→ to move, <kbd className="rounded border border-slate-300 bg-white px-1 font-mono">u</kbd> for the list
       </span>
     </nav>

@@ -44,7 +44,7 @@ export function TrajectoryTable({ rows, filter }: { rows: TrajectoryRow[]; filte
       cell: (r) => (
         <>
           <span className={r.status === "FINISHED" ? "text-slate-700" : "text-amber-700"}>{r.status === "FINISHED" ? "Finished" : "Incomplete"}</span>
-          <span className="text-slate-400"> · </span>
+          <span className="text-slate-500"> · </span>
           <span className="tabular-nums">{r.stepCount}</span> {r.stepCount === 1 ? "step" : "steps"}
           {r.hasErrors && <span className="ml-1.5 rounded bg-rose-50 px-1.5 py-0.5 text-xs text-rose-700" title="A tool observation reported an error">error</span>}
         </>

@@ -37,7 +37,7 @@ export function Disclosure({ title = "How is this computed", defaultOpen, testId
 
 /** A download link (CSV of a panel, an export); `disabled` shows why there is nothing to download. */
 export function DownloadLink({ href, label = "Download CSV", testId, title, disabled, disabledText = "No numbers to download" }: { href: string; label?: string; testId?: string; title?: string; disabled?: boolean; disabledText?: string }) {
-  if (disabled) return <span className="text-sm text-slate-400">{disabledText}</span>;
+  if (disabled) return <span className="text-sm text-slate-500">{disabledText}</span>;
   return (
     <a href={href} download className="inline-flex items-center gap-1.5 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50" data-testid={testId} title={title}>
       <span aria-hidden="true">⤓</span>

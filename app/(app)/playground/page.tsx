@@ -37,7 +37,7 @@ export default async function PlaygroundPage({ searchParams }: Props) {
                 <Link href={`/playground/${e.id}`} className="font-medium text-indigo-700 hover:underline">{e.case.name}</Link>
                 <span className="text-slate-600">{e.agentModel} · {e.agentVariant ?? "NAIVE"} · {MODE_LABELS[e.emulatorMode]}</span>
                 <span className="text-slate-500">{STATUS_LABELS[e.status]} · {e.stepCount} steps</span>
-                <span className="ml-auto text-xs text-slate-400">{formatDate(e.createdAt)}</span>
+                <span className="ml-auto text-xs text-slate-500">{formatDate(e.createdAt)}</span>
               </li>
             ))}
           </ul>

@@ -45,7 +45,7 @@ export default async function SagePage() {
                     <Link href={`/sage/${d.key}?subcategory=${s.slug}`} className="text-slate-800 hover:text-indigo-700 hover:underline">{s.name}</Link>
                     <span className="text-slate-600">
                       {fmtInt(s.scenarios)}
-                      {s.seeds > 0 && <span className="text-slate-400"> ({s.seeds} seed{s.seeds === 1 ? "" : "s"})</span>}
+                      {s.seeds > 0 && <span className="text-slate-500"> ({s.seeds} seed{s.seeds === 1 ? "" : "s"})</span>}
                       {!s.familyImported && <span className="ml-2 rounded bg-amber-50 px-1.5 py-0.5 text-xs text-amber-800" title="The family definition file of this subcategory has not been imported">no family definition</span>}
                     </span>
                   </li>

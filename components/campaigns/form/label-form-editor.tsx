@@ -151,7 +151,7 @@ export function LabelFormEditor({ text, onText }: Props) {
   );
   return (
     <div className="mt-3" data-testid="label-form-editor">
-      <div role="tablist" className="flex gap-1 border-b border-slate-200">{tab("form", "Form")}{tab("json", "JSON")}</div>
+      <div role="tablist" aria-label="Form editor view" className="flex gap-1 border-b border-slate-200">{tab("form", "Form")}{tab("json", "JSON")}</div>
       <p className={`mt-2 text-xs ${checked.issues.length ? "text-rose-700" : "text-emerald-700"}`} data-testid="form-check" role="status">
         {checked.issues.length ? `${checked.issues.length} problem${checked.issues.length === 1 ? "" : "s"} to fix before the campaign can be created.` : `The form is valid: ${schema?.fields.length ?? 0} field${schema?.fields.length === 1 ? "" : "s"}.`}
       </p>

@@ -42,7 +42,7 @@ export function PairwiseHeatmap({ names, cells, caption, testId = "pairwise-heat
                   const c = cells[i]?.[j] ?? null;
                   if (i === j || !c) {
                     return (
-                      <td key={colName} className="h-14 w-24 rounded-md bg-slate-50 text-center text-slate-400 ring-1 ring-slate-200 ring-inset" title={i === j ? "the same annotator" : "no item labelled by both"}>
+                      <td key={colName} className="h-14 w-24 rounded-md bg-slate-50 text-center text-slate-500 ring-1 ring-slate-200 ring-inset" title={i === j ? "the same annotator" : "no item labelled by both"}>
                         —
                       </td>
                     );

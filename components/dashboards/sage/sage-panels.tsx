@@ -111,7 +111,7 @@ export function SageHeatmap({ d, filter }: { d: SageDashboard; filter: SageFilte
                 <th scope="row" className="px-3 py-2 text-left font-medium text-slate-900">{a}</th>
                 {subs.map((s) => {
                   const m = cell(a, s.key);
-                  if (!m || m.episodes === 0) return <td key={s.key} className="px-1 py-2 text-center text-slate-400" title="no episodes">—</td>;
+                  if (!m || m.episodes === 0) return <td key={s.key} className="px-1 py-2 text-center text-slate-500" title="no episodes">—</td>;
                   const value = filter.heat === "utr" ? (m.utr.undefined ? null : m.utr.value) : m.asrAveraged.value.undefined ? null : m.asrAveraged.value.value;
                   const ci = filter.heat === "utr" ? m.utr.ci : m.asrAveraged.ci;
                   const ciText = ci.undefined ? "CI undefined" : `95% CI [${fmtPercent(ci.lower)}, ${fmtPercent(ci.upper)}]`;

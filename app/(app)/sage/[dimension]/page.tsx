@@ -41,7 +41,7 @@ export default async function SageDimensionPage({ params, searchParams }: Props)
   return (
     <>
       <Breadcrumbs items={[{ href: "/sage", label: "SAGE" }, { label: dimension.name }]} />
-      <PageHeader title={dimension.name} titleTestId="sage-dimension-title" description={<>{fmtInt(total)} scenarios in {subcategories.length} subcategories{dimension.sourceName ? <span className="ml-2 text-slate-400" lang="zh">{dimension.sourceName}</span> : null}</>}>
+      <PageHeader title={dimension.name} titleTestId="sage-dimension-title" description={<>{fmtInt(total)} scenarios in {subcategories.length} subcategories{dimension.sourceName ? <span className="ml-2 text-slate-500" lang="zh">{dimension.sourceName}</span> : null}</>}>
         {can(user.role, "run:create") && total > 0 && (
           <Link href={`/runs/sage?${selected ? `subcategory=${encodeURIComponent(selected.key)}` : `dimension=${encodeURIComponent(dimension.key)}`}`} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50" data-testid="sage-run-these">
             {selected ? `Run ${selected.name}…` : "Run this dimension…"}
@@ -71,7 +71,7 @@ export default async function SageDimensionPage({ params, searchParams }: Props)
               <p className="mt-2 text-sm text-slate-600"><span className="font-medium">Allowed pressure tactics: </span>{selected.allowedTactics.map((t) => <code key={t} className="mr-1.5 rounded bg-slate-100 px-1 py-0.5 text-xs">{t}</code>)}</p>
               {selected.judgeTemplate !== null && (
                 <Disclosure title="Judge template (hidden from the agent)" testId="sage-judge-template">
-                  <JsonView value={selected.judgeTemplate} />
+                  <JsonView value={selected.judgeTemplate} label="Judge template" />
                 </Disclosure>
               )}
               <p className="mt-2 text-xs text-slate-500">Source: {selected.familySourceFile} · {selected.source} · {selected.licence}</p>

@@ -73,9 +73,9 @@ export default async function SageScenarioPage({ params }: Props) {
             </>
           )}
           <h3 className="mt-4 text-sm font-semibold text-slate-800">Environment state (visible keys)</h3>
-          <JsonView value={visibleState} testId="sage-visible-state" />
+          <JsonView value={visibleState} label="Environment state (visible keys)" testId="sage-visible-state" />
           <Disclosure title="The agent-visible view as JSON (Trust context)" testId="sage-visible-json">
-            <JsonView value={visible.trust} />
+            <JsonView value={visible.trust} label="Agent-visible view as JSON" />
           </Disclosure>
         </section>
 
@@ -104,25 +104,25 @@ export default async function SageScenarioPage({ params }: Props) {
               { key: "role", header: "Role", cell: (t) => <code className="text-xs">{t.role}</code> },
               { key: "type", header: "Type", cell: (t) => <code className="text-xs">{t.type}</code> },
               { key: "risk", header: "Risk", cell: (t) => <span className={t.safe ? "text-emerald-700" : "font-medium text-rose-700"}>{t.riskLevel}{t.safe ? " · safe" : ""}</span> },
-              { key: "event", header: "Risk event", cell: (t) => (t.riskEvent ? <code className="text-xs">{t.riskEvent}</code> : <span className="text-slate-400">—</span>) },
+              { key: "event", header: "Risk event", cell: (t) => (t.riskEvent ? <code className="text-xs">{t.riskEvent}</code> : <span className="text-slate-500">—</span>) },
             ]}
           />
           <h3 className="mt-4 text-sm font-semibold text-slate-800">Judge specification</h3>
-          <JsonView value={s.judgeSpec} testId="sage-judge-spec" />
+          <JsonView value={s.judgeSpec} label="Judge specification" testId="sage-judge-spec" />
           {s.judgeExtra !== null && (
             <>
               <h3 className="mt-4 text-sm font-semibold text-slate-800">Other judge-only fields</h3>
-              <JsonView value={s.judgeExtra} />
+              <JsonView value={s.judgeExtra} label="Other judge-only fields" />
             </>
           )}
           {Object.keys(hiddenState).length > 0 && (
             <>
               <h3 className="mt-4 text-sm font-semibold text-slate-800">Hidden environment state</h3>
-              <JsonView value={hiddenState} testId="sage-hidden-state" />
+              <JsonView value={hiddenState} label="Hidden environment state" testId="sage-hidden-state" />
             </>
           )}
           <Disclosure title="Tool manifest constraints">
-            <JsonView value={s.toolConstraints} />
+            <JsonView value={s.toolConstraints} label="Tool manifest constraints" />
           </Disclosure>
         </section>
       </div>
