@@ -2,6 +2,11 @@
 // stream? Synthesises N trajectories (+ both evaluation companions) from the real ones, imports
 // them into a fresh database and prints throughput and memory. Usage:
 //   npm run bench:import -- [--n 5000] [--pg <url> | BENCH_DATABASE_URL=<url>] [--baseline-tps X] [--data DIR]
+// or, for the shape of a real results folder (issue 19 goal 2: import ≤ 3 × COPY, peak RSS ≤ 400 MB):
+//   npm run bench:import -- --shape toolemu-27x144 [--pg <url>] [--heap MB] [--reimport] [--keep-folder]
+// which builds 27 agent runs × 144 cases, each scored by two judges (two folders, the trajectory
+// files byte-identical in both), imports it in a child process with the CLI's code, and COPYs the
+// same rows into the emptied tables in the same run (see lib/import-shape.ts).
 import { createEmptyDatabase } from "@/lib/testing/db";
 import { sharedDataDir } from "@/lib/testing/shared-data";
 import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeSync } from "node:fs";
@@ -14,6 +19,7 @@ import { createPrisma } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { runImport } from "@/lib/toolemu/import";
 import { parseArgs, stringFlag } from "../lib/args";
+import { runShapeBench } from "./lib/import-shape";
 
 const args = parseArgs(process.argv.slice(2));
 const N = Number(stringFlag(args, "n") ?? 5000);
@@ -145,7 +151,8 @@ async function main() {
   }
 }
 
-main().catch((e) => {
+const shape = stringFlag(args, "shape");
+(shape ? runShapeBench(shape, { pg: pgServer ?? null, data: DATA, heapMb: Number(stringFlag(args, "heap") ?? NaN), reimport: !!args.flags.reimport, keepFolder: !!args.flags["keep-folder"] }) : main()).catch((e) => {
   console.error(`bench:import failed: ${e instanceof Error ? e.message : String(e)}`);
   process.exitCode = 1;
 });

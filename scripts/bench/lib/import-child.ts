@@ -1,0 +1,36 @@
+// Child process of `bench:import --shape`: imports the given paths into DATABASE_URL with the code
+// the CLI runs (runImport over a Prisma client), then prints one JSON line with its own wall time
+// and peak RSS. A separate process, so the peak is the importer's alone (not the benchmark's or
+// the embedded database's).
+import { createPrisma } from "@/lib/db/client";
+import { runImport } from "@/lib/toolemu/import";
+
+async function main() {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error("DATABASE_URL is not set");
+  const paths = process.argv.slice(2);
+  const prisma = createPrisma(url);
+  let writingAt = 0;
+  const t0 = performance.now();
+  try {
+    const r = await runImport(prisma, paths, { onProgress: (p) => void (p.phase === "writing" && !writingAt && (writingAt = performance.now())) });
+    const ms = performance.now() - t0;
+    console.log(
+      JSON.stringify({
+        ms,
+        analysisMs: (writingAt || t0 + ms) - t0,
+        maxRssBytes: process.resourceUsage().maxRSS * 1024,
+        issues: r.report.issues.slice(0, 3),
+        changes: r.changes,
+        written: r.written,
+      }),
+    );
+  } finally {
+    await prisma.$disconnect();
+  }
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
+  process.exitCode = 1;
+});
