@@ -7,59 +7,40 @@
 // accept; a garbled answer kept with its raw text; a decided item cannot be decided again.
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type PgBoss from "pg-boss";
-import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
+import type { TestDatabase } from "@/lib/testing/db";
 import { sharedDataDir } from "@/lib/testing/shared-data";
+import { startWorkerOffline, waitUntil, type WorkerOffline } from "@/lib/testing/worker-offline";
 import { runImport } from "@/lib/toolemu/import";
-import { startBoss } from "@/lib/jobs/boss";
-import { startOfflineModel, type OfflineModelServer } from "@/lib/offline/server";
 import { acceptItem, rejectItem, saveItemEdit } from "@/lib/authoring/review";
 import { loadReviewQueue } from "@/lib/authoring/review-queries";
 import { generationInputSchema, type GenerationInput } from "@/lib/authoring/schemas";
 import { startEpisodeInBackground } from "@/lib/engine/background";
-import { engineRunner } from "../engine-runner";
-import { startRunWorker, type RunWorker } from "../worker";
 import { cancelGenerationJob, createGenerationJob, previewGeneration } from "./create";
 import { listGenerationJobs } from "./queries";
 import { bossGenerationQueue, type GenerationQueue } from "./queue";
 
+let w: WorkerOffline;
 let t: TestDatabase;
-let llm: OfflineModelServer;
-let boss: PgBoss;
 let queue: GenerationQueue;
-let worker: RunWorker;
 let endpoint: string;
 let researcher: string;
 let reviewer: string;
 
 beforeAll(async () => {
-  [t, llm] = await Promise.all([createTestDatabase(), startOfflineModel({ faults: "" })]);
+  w = await startWorkerOffline({ worker: { concurrency: 2 } });
+  t = w.t;
   await runImport(t.prisma, [path.join(sharedDataDir(), "toolemu")]);
-  endpoint = (await t.prisma.modelEndpoint.create({
-    data: { name: "offline-gen", baseUrl: llm.url, model: "offline-heuristic", offline: true, maxConcurrency: 4, priceInputPer1k: 0.5, priceOutputPer1k: 1.5, cacheEnabled: false },
-    select: { id: true },
-  })).id;
+  endpoint = await w.endpoint("offline-gen", { maxConcurrency: 4, priceInputPer1k: 0.5, priceOutputPer1k: 1.5 });
   researcher = (await t.prisma.user.create({ data: { email: "gen@test.local", name: "Rita Researcher", role: "RESEARCHER", passwordHash: "x" }, select: { id: true } })).id;
   reviewer = (await t.prisma.user.create({ data: { email: "rev@test.local", name: "Ravi Reviewer", role: "RESEARCHER", passwordHash: "x" }, select: { id: true } })).id;
-  boss = await startBoss(t.url);
-  queue = bossGenerationQueue(boss);
-  worker = await startRunWorker({ url: t.url, runner: engineRunner(), concurrency: 2, pollMs: 100, log: () => {} });
+  queue = bossGenerationQueue(w.boss);
 }, 240_000);
 
 afterAll(async () => {
-  await worker?.stop({ drainMs: 1000 });
-  await boss?.stop({ graceful: false, wait: true, timeout: 1000 });
-  await llm?.close();
-  await t?.cleanup();
+  await w?.stop();
 });
 
-async function waitFor(cond: () => Promise<boolean>, what: string, ms = 120_000) {
-  const t0 = Date.now();
-  while (!(await cond())) {
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
+const waitFor = waitUntil;
 
 /** Creates the job from form-like input, waits for the worker to finish it, returns its row. */
 async function generate(raw: Record<string, unknown>) {
