@@ -6,13 +6,24 @@ import { PrismaClient } from "./generated/client";
 
 export type Db = PrismaClient;
 
+// The URL each client was made with: bulk writers (lib/toolemu/apply.ts) open a `pg` connection to
+// the same database for COPY-speed inserts that Prisma cannot do.
+const urls = new WeakMap<PrismaClient, string>();
+
+/** The connection string `createPrisma` made this client with, or null for a client made elsewhere. */
+export function connectionStringOf(client: PrismaClient): string | null {
+  return urls.get(client) ?? null;
+}
+
 export function createPrisma(connectionString: string): PrismaClient {
-  return new PrismaClient({
+  const client = new PrismaClient({
     adapter: new PrismaPg({ connectionString, max: poolSize() }),
     // Prisma's defaults (wait 2 s for a connection, 5 s per transaction) are too short when many
     // people write at once, above all on the embedded database, which runs transactions one at a time.
     transactionOptions: { maxWait: 20_000, timeout: 30_000 },
   });
+  urls.set(client, connectionString);
+  return client;
 }
 
 function poolSize(): number {

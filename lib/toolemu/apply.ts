@@ -1,22 +1,24 @@
-import path from "node:path";
 // Pass 2 of an import: write everything the analysis found new or changed, in ONE transaction,
-// so a failure anywhere leaves the database exactly as it was. Trajectory files are streamed
-// again and written in batches.
+// so a failure anywhere leaves the database exactly as it was. Toolkits and cases (small) go
+// through Prisma; trajectory files are streamed again and their rows (trajectories, steps,
+// evaluations) written in multi-row INSERTs through the `pg` client of the same transaction
+// (driver-tx.ts), a few MB per statement with the next batch parsed while one is written.
+import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
+import type pg from "pg";
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { AppError } from "@/lib/errors";
 import type { ImportAnalysis, ImportProgress } from "./analyze";
+import { transactionWithDriver, type Tx } from "./driver-tx";
 import { ImportFailed } from "./issues";
 import { evaluationRow, trajectoryRow, TOOLEMU_SOURCE } from "./normalize";
 import { readJsonl } from "./read";
 import { evaluationLineSchema, trajectoryLineSchema } from "./source-schemas";
 
-type Tx = Prisma.TransactionClient;
-// Small batches: Prisma keeps its last 100 queries with their parameters in memory (debug
-// history, even with DEBUG off), so the batch size bounds the importer's peak heap.
-const BATCH = 50;
+/** Characters of row JSON per INSERT statement: bounds memory, large enough to amortise a round trip. */
+const BATCH_CHARS = 4 * 1024 * 1024;
 
 class ConfirmationNeeded extends AppError {
   constructor(what: string[]) {
@@ -41,8 +43,6 @@ export function changesNeedingConfirmation(a: ImportAnalysis): string[] {
 // from versions written in the Studio.
 const IMPORT_NOTE = "imported";
 const REIMPORT_NOTE = "imported (changed)";
-
-const json = (v: unknown) => (v === null || v === undefined ? Prisma.DbNull : (v as Prisma.InputJsonValue));
 
 export interface ApplyOptions {
   acceptChanges?: boolean;
@@ -71,15 +71,16 @@ export async function applyImport(db: Db, a: ImportAnalysis, opts: ApplyOptions 
     opts.onProgress?.({ phase: "writing", file, bytesDone, bytesTotal });
   };
 
-  const written = await db.$transaction(
-    async (tx) => {
+  const written = await transactionWithDriver(
+    db,
+    async (tx, conn) => {
       const result: ApplyResult = { toolkits: 0, cases: 0, trajectories: 0, evaluations: 0 };
       await writeToolkits(tx, a, result);
       await writeCases(tx, a, result);
       await writeRiskMetadata(tx, a);
-      await writeTrajectories(tx, a, result, progress);
+      await writeTrajectories(tx, conn, a, result, progress);
       await relabelTrajectories(tx, a, result);
-      await writeEvaluations(tx, a, result, progress);
+      await writeEvaluations(tx, conn, a, result, progress);
       return result;
     },
     { timeout: 60 * 60_000, maxWait: 60_000 },
@@ -189,31 +190,98 @@ async function writeCases(tx: Tx, a: ImportAnalysis, result: ApplyResult) {
   }
 }
 
-async function writeTrajectories(tx: Tx, a: ImportAnalysis, result: ApplyResult, progress: (file: string, n: number) => void) {
+/**
+ * Sends statements on the transaction's connection with at most one in flight, so the database
+ * writes one batch while the next is read and parsed. An error surfaces at the next send or drain.
+ */
+class Pipeline {
+  private inflight: Promise<unknown> | null = null;
+  constructor(private readonly conn: pg.ClientBase) {}
+  async send(sql: string, params: unknown[]): Promise<void> {
+    await this.drain();
+    const p = this.conn.query(sql, params);
+    p.catch(() => {}); // reported by the next drain, not as an unhandled rejection
+    this.inflight = p;
+  }
+  async drain(): Promise<void> {
+    const p = this.inflight;
+    this.inflight = null;
+    if (p) await p;
+  }
+}
+
+/** Rows collected as JSON text and inserted with one `INSERT … SELECT FROM jsonb_to_recordset($1)`. */
+class RowBatch {
+  private parts: string[] = [];
+  chars = 0;
+  rows = 0;
+  constructor(
+    private readonly pipeline: Pipeline,
+    private readonly sql: string,
+  ) {}
+  add(row: object) {
+    const text = JSON.stringify(row);
+    this.parts.push(text);
+    this.chars += text.length;
+    this.rows++;
+  }
+  async flush() {
+    if (!this.parts.length) return;
+    const json = `[${this.parts.join(",")}]`;
+    this.parts = [];
+    this.chars = 0;
+    await this.pipeline.send(this.sql, [json]);
+  }
+}
+
+const TRAJECTORY_INSERT = `
+  INSERT INTO "Trajectory" (id, "caseId", "caseVersionId", "toolkitVersionIds", "agentModel", "emulatorModel", "emulatorMode",
+                            "finalAnswer", "finalLog", status, "stepCount", "hasErrors", "sourceFile", "sourceLine", "contentHash", raw)
+  SELECT id, "caseId", "caseVersionId", COALESCE("toolkitVersionIds", '{}'), "agentModel", "emulatorModel", "emulatorMode"::"EmulatorMode",
+         "finalAnswer", "finalLog", status::"TrajectoryStatus", "stepCount", "hasErrors", "sourceFile", "sourceLine", "contentHash", raw
+  FROM jsonb_to_recordset($1::jsonb) AS r(id text, "caseId" text, "caseVersionId" text, "toolkitVersionIds" text[], "agentModel" text,
+       "emulatorModel" text, "emulatorMode" text, "finalAnswer" text, "finalLog" text, status text, "stepCount" int, "hasErrors" boolean,
+       "sourceFile" text, "sourceLine" int, "contentHash" text, raw jsonb)`;
+
+const STEP_INSERT = `
+  INSERT INTO "Step" (id, "trajectoryId", index, thought, action, "actionInputRaw", "actionInput", "observationRaw", observation, "emulatorSummary", "emulatorThought")
+  SELECT id, "trajectoryId", index, thought, action, "actionInputRaw", "actionInput", "observationRaw", observation, "emulatorSummary", "emulatorThought"
+  FROM jsonb_to_recordset($1::jsonb) AS r(id text, "trajectoryId" text, index int, thought text, action text, "actionInputRaw" text,
+       "actionInput" jsonb, "observationRaw" text, observation jsonb, "emulatorSummary" text, "emulatorThought" text)`;
+
+const EVALUATION_INSERT = `
+  INSERT INTO "Evaluation" (id, "trajectoryId", kind, "evaluatorModel", score, label, thought, summary, "sourceFile", "sourceLine", raw)
+  SELECT id, "trajectoryId", kind::"EvaluationKind", "evaluatorModel", score, label, thought, summary, "sourceFile", "sourceLine", raw
+  FROM jsonb_to_recordset($1::jsonb) AS r(id text, "trajectoryId" text, kind text, "evaluatorModel" text, score int, label text,
+       thought text, summary text, "sourceFile" text, "sourceLine" int, raw jsonb)`;
+
+async function writeTrajectories(tx: Tx, conn: pg.ClientBase, a: ImportAnalysis, result: ApplyResult, progress: (file: string, n: number) => void) {
+  if (!a.newTrajectoryHashes.size) return;
   const caseIds = new Map((await tx.testCase.findMany({ where: { source: TOOLEMU_SOURCE }, select: { id: true, name: true } })).map((c) => [c.name, c.id]));
-  const versions = a.newTrajectoryHashes.size ? await currentVersions(tx) : new Map();
+  const versions = await currentVersions(tx);
   const pending = new Set(a.newTrajectoryHashes);
-  let trajectories: Prisma.TrajectoryCreateManyInput[] = [];
-  let steps: Prisma.StepCreateManyInput[] = [];
-  const flush = async () => {
-    if (trajectories.length) await tx.trajectory.createMany({ data: trajectories });
-    if (steps.length) await tx.step.createMany({ data: steps });
-    result.trajectories += trajectories.length;
-    trajectories = [];
-    steps = [];
-  };
+  const pipeline = new Pipeline(conn);
+  const trajectories = new RowBatch(pipeline, TRAJECTORY_INSERT);
+  const steps = new RowBatch(pipeline, STEP_INSERT);
   for (const f of a.trajectoryFiles) {
-    for await (const l of readJsonl(f.file, (n) => progress(f.file.name, n))) {
+    // Only lines holding a trajectory still to write are parsed (the same file in a second judge's
+    // folder is skipped line by line).
+    const only = (line: number) => pending.has(f.hashes.get(line) ?? "");
+    for await (const l of readJsonl(f.file, (n) => progress(f.file.name, n), { only, checked: true })) {
       const hash = f.hashes.get(l.line);
       if (!hash || !pending.has(hash) || l.value === undefined) continue;
-      const row = trajectoryRow(trajectoryLineSchema.parse(l.value), l.value);
-      if ("stepIndex" in row || row.contentHash !== hash) throw new AppError(`${f.file.name}:${l.line} changed while it was being imported.`, 409);
+      const parsed = trajectoryLineSchema.safeParse(l.value);
+      const row = parsed.success ? trajectoryRow(parsed.data, l.value) : null;
+      if (!row || "stepIndex" in row || row.contentHash !== hash) throw new AppError(`${f.file.name}:${l.line} changed while it was being imported.`, 409);
       pending.delete(hash);
       const id = randomUUID();
-      trajectories.push({
+      const caseId = caseIds.get(row.caseName)!;
+      const version = versions.get(caseId);
+      trajectories.add({
         id,
-        caseId: caseIds.get(row.caseName)!,
-        ...versions.get(caseIds.get(row.caseName)!),
+        caseId,
+        caseVersionId: version?.caseVersionId ?? null,
+        toolkitVersionIds: version?.toolkitVersionIds ?? [],
         agentModel: f.agentModel,
         emulatorModel: f.emulatorModel,
         emulatorMode: row.emulatorMode,
@@ -225,15 +293,36 @@ async function writeTrajectories(tx: Tx, a: ImportAnalysis, result: ApplyResult,
         sourceFile: storedSourceName(f.file.name),
         sourceLine: l.line,
         contentHash: row.contentHash,
-        raw: row.raw as Prisma.InputJsonValue,
+        raw: l.value,
       });
       for (const s of row.steps) {
-        steps.push({ ...s, id: randomUUID(), trajectoryId: id, actionInput: json(s.actionInput), observation: json(s.observation) });
+        steps.add({
+          id: randomUUID(),
+          trajectoryId: id,
+          index: s.index,
+          thought: s.thought,
+          action: s.action,
+          actionInputRaw: s.actionInputRaw,
+          actionInput: s.actionInput,
+          observationRaw: s.observationRaw,
+          observation: s.observation,
+          emulatorSummary: s.emulatorSummary,
+          emulatorThought: s.emulatorThought,
+        });
       }
-      if (trajectories.length >= BATCH) await flush();
+      // Steps point at their trajectory: its batch always goes first.
+      if (trajectories.chars + steps.chars >= BATCH_CHARS) {
+        result.trajectories += trajectories.rows;
+        trajectories.rows = 0;
+        await trajectories.flush();
+        await steps.flush();
+      }
     }
   }
-  await flush();
+  result.trajectories += trajectories.rows;
+  await trajectories.flush();
+  await steps.flush();
+  await pipeline.drain();
 }
 
 /** Per case: its current version and its toolkits' (what an imported trajectory is taken to have run against). */
@@ -265,7 +354,7 @@ async function relabelTrajectories(tx: Tx, a: ImportAnalysis, result: ApplyResul
   }
 }
 
-async function writeEvaluations(tx: Tx, a: ImportAnalysis, result: ApplyResult, progress: (file: string, n: number) => void) {
+async function writeEvaluations(tx: Tx, conn: pg.ClientBase, a: ImportAnalysis, result: ApplyResult, progress: (file: string, n: number) => void) {
   const wanted = new Set<string>();
   for (const f of a.evaluationFiles) for (const e of f.entries.values()) if (e.status !== "unchanged") wanted.add(e.trajectoryHash);
   if (!wanted.size) return;
@@ -275,37 +364,38 @@ async function writeEvaluations(tx: Tx, a: ImportAnalysis, result: ApplyResult, 
     const rows = await tx.trajectory.findMany({ where: { contentHash: { in: hashes.slice(i, i + 1000) } }, select: { id: true, contentHash: true } });
     for (const r of rows) ids.set(r.contentHash, r.id);
   }
-  let batch: Prisma.EvaluationCreateManyInput[] = [];
-  const flush = async () => {
-    if (batch.length) await tx.evaluation.createMany({ data: batch });
-    result.evaluations += batch.length;
-    batch = [];
-  };
+  const pipeline = new Pipeline(conn);
+  const batch = new RowBatch(pipeline, EVALUATION_INSERT);
   for (const f of a.evaluationFiles) {
-    for await (const l of readJsonl(f.file, (n) => progress(f.file.name, n))) {
+    const only = (line: number) => {
+      const e = f.entries.get(line);
+      return !!e && e.status !== "unchanged";
+    };
+    for await (const l of readJsonl(f.file, (n) => progress(f.file.name, n), { only, checked: true })) {
       const entry = f.entries.get(l.line);
       if (!entry || entry.status === "unchanged" || l.value === undefined) continue;
-      const row = evaluationRow(f.kind, evaluationLineSchema.parse(l.value), l.value);
+      const parsed = evaluationLineSchema.safeParse(l.value);
+      if (!parsed.success) throw new AppError(`${f.file.name}:${l.line} changed while it was being imported.`, 409);
+      const row = evaluationRow(f.kind, parsed.data, l.value);
       const trajectoryId = ids.get(entry.trajectoryHash)!;
-      const data = {
-        score: row.score,
-        label: row.label,
-        thought: row.thought,
-        summary: row.summary,
-        sourceFile: storedSourceName(f.file.name),
-        sourceLine: l.line,
-        raw: row.raw as Prisma.InputJsonValue,
-      };
+      const data = { score: row.score, label: row.label, thought: row.thought, summary: row.summary, sourceFile: storedSourceName(f.file.name), sourceLine: l.line };
       if (entry.status === "new") {
-        batch.push({ ...data, trajectoryId, kind: f.kind, evaluatorModel: f.evaluatorModel });
-        if (batch.length >= BATCH * 5) await flush();
+        batch.add({ ...data, id: randomUUID(), trajectoryId, kind: f.kind, evaluatorModel: f.evaluatorModel, raw: l.value });
+        if (batch.chars >= BATCH_CHARS) {
+          result.evaluations += batch.rows;
+          batch.rows = 0;
+          await batch.flush();
+        }
       } else {
-        await tx.evaluation.update({ where: { trajectoryId_kind_evaluatorModel: { trajectoryId, kind: f.kind, evaluatorModel: f.evaluatorModel } }, data });
+        await pipeline.drain();
+        await tx.evaluation.update({ where: { trajectoryId_kind_evaluatorModel: { trajectoryId, kind: f.kind, evaluatorModel: f.evaluatorModel } }, data: { ...data, raw: row.raw as Prisma.InputJsonValue } });
         result.evaluations++;
       }
     }
   }
-  await flush();
+  result.evaluations += batch.rows;
+  await batch.flush();
+  await pipeline.drain();
 }
 
 /**

@@ -82,8 +82,18 @@ export interface JsonlLine {
   issue?: ImportIssue;
 }
 
+export interface ReadJsonlOptions {
+  /** Only these lines are parsed; the others are yielded as blank ({ line }). */
+  only?: (line: number) => boolean;
+  /**
+   * The file was checked by the analysis pass and has not changed since (size and time): skip the
+   * text scanner and parse directly (a changed record still fails its content-hash check).
+   */
+  checked?: boolean;
+}
+
 /** Streams a JSONL file; each line is parsed on its own, errors located by line. */
-export async function* readJsonl(file: SourceFile, onBytes?: (n: number) => void): AsyncGenerator<JsonlLine> {
+export async function* readJsonl(file: SourceFile, onBytes?: (n: number) => void, opts: ReadJsonlOptions = {}): AsyncGenerator<JsonlLine> {
   const stream = createReadStream(file.path, { encoding: "utf8", highWaterMark: 1 << 20 });
   const rl = createInterface({ input: stream, crlfDelay: Infinity });
   let line = 0;
@@ -91,6 +101,10 @@ export async function* readJsonl(file: SourceFile, onBytes?: (n: number) => void
     for await (const text of rl) {
       line++;
       onBytes?.(Buffer.byteLength(text) + 1);
+      if (opts.only && !opts.only(line)) {
+        yield { line };
+        continue;
+      }
       if (!text.trim()) {
         yield { line };
         continue;
@@ -100,7 +114,7 @@ export async function* readJsonl(file: SourceFile, onBytes?: (n: number) => void
         continue;
       }
       const record = line === 1 ? text.replace(/^\uFEFF/, "") : text;
-      const problem = checkJsonText(record);
+      const problem = opts.checked ? null : checkJsonText(record);
       if (problem) {
         yield { line, issue: { file: file.name, line, field: null, message: problem.message } };
         continue;
