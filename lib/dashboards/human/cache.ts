@@ -3,26 +3,25 @@
 //   cached(db, key, probe, compute)   → the panel with `cache: { status, probeMs, computedAt }`;
 //                                       the one wrapper every panel's …Cached function calls
 //   panelKey(panel, scope, extra)     → the key: everything the numbers depend on but the data
-//   versionProbeSql(scope, deps)      → Prisma.Sql   one row { v: text }, the data version
+//   versionProbeSql(scope, deps)      → Prisma.Sql   one row { v: text }, the data version (counters)
 //   clearPanelCache(db?)              → drops the cached panels (of one client, or all)
 //
-// Every request runs the version probe first — one cheap statement, no JSON, no GROUP BY — and
-// reuses the panel computed for the same key (panel, campaign, filter, evaluator, seed, tie policy,
-// resamples, label schema) at the same version; otherwise it computes the panel (and keeps it). The version
-// is made of
-//   * the campaign's SUBMITTED labels: count(*) and the sum of their row versions (xmin). A submit
-//     adds a row to the count; a revision rewrites the row, so its xmin becomes the writing
-//     transaction's id — always a different number, whatever the clocks and the commit order (a
-//     max(updatedAt) would miss a revision whose transaction started before, but committed after,
-//     another one); a label that leaves SUBMITTED or is deleted lowers the count;
-//   * the campaign row (its label schema, k, status);
-//   * the campaign's adjudications (count and row versions, like the labels);
-//   * when the panel reads the evaluator's scores: count(*) and sum(xmin) of that evaluator's
-//     Evaluation rows of the kinds used (an import adds rows, a re-import rewrites them);
-//   * when the filter names a toolkit: the same of that toolkit's case links.
-// A change shows as a different version; row versions that change without a change of data
-// (VACUUM FREEZE) only cost a recomputation. What the probe does not watch, because the app never
-// changes it after import: a trajectory's agent, emulator mode and case, and case names.
+// Every request runs the version probe first — one statement reading one or two rows by primary
+// key, whatever the campaign's size — and reuses the panel computed for the same key (panel,
+// campaign, filter, evaluator, seed, tie policy, resamples, label schema) at the same version;
+// otherwise it computes the panel (and keeps it). The version is made of counters the DATABASE
+// bumps, in the writing transaction, whoever writes ("DashboardVersion", triggers of the
+// dashboard_votes migration; ./votes.ts):
+//   * "campaign:<id>": a label submitted, revised or withdrawn; an adjudication added, changed or
+//     removed; an annotator's labels excluded or restored; a gold answer; any change of the
+//     campaign row (its label form, k, status);
+//   * "evaluator:<model>", when the panel reads the evaluator's scores: any of that evaluator's
+//     Evaluation rows inserted, updated or deleted (an import, a run's evaluator, a re-import);
+//   * when the filter names a toolkit: count(*) and sum(xmin) of that toolkit's case links (a few
+//     rows; a changed row gets the writing transaction's id as its xmin).
+// A counter is bumped under its row's lock and only grows, so a committed change always shows as a
+// different version. What the probe does not watch, because the app never changes it after import:
+// a trajectory's agent, emulator mode and case, and case names.
 //
 // The probe runs BEFORE the panel is computed, so a panel is never older than the version it is
 // kept under: a label submitted in between shows as a new version on the next request. Requests
@@ -85,22 +84,15 @@ function rowsVersion(alias: string, from: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`(SELECT count(*)::text || ':' || COALESCE(sum(${a}.xmin::text::bigint), 0)::text ${from})`;
 }
 
+/** A version counter's value, as text ('0' before its first bump). */
+function counter(key: string): Prisma.Sql {
+  return Prisma.sql`COALESCE((SELECT dv.version FROM "DashboardVersion" dv WHERE dv.key = ${key}), 0)::text`;
+}
+
 /** The data version of a panel's inputs: one statement, one row { v }. */
 export function versionProbeSql(scope: HumanScope, evaluations: EvaluationDeps): Prisma.Sql {
-  const c = scope.campaign.id;
-  const parts: Prisma.Sql[] = [
-    rowsVersion("a", Prisma.sql`FROM "Assignment" a WHERE a."campaignId" = ${c} AND a.status = 'SUBMITTED'`),
-    Prisma.sql`(SELECT c.xmin::text FROM "Campaign" c WHERE c.id = ${c})`,
-    // Adjudications are the ground truth of their items: one more, one revised, one removed.
-    rowsVersion("ad", Prisma.sql`FROM "Adjudication" ad JOIN "CampaignItem" ci ON ci.id = ad."itemId" WHERE ci."campaignId" = ${c}`),
-    // Which labels count (excluded annotators, gold items): an exclusion or a restore changes it.
-    rowsVersion("lx", Prisma.sql`FROM "LabelExclusion" lx WHERE lx."campaignId" = ${c}`),
-    rowsVersion("gx", Prisma.sql`FROM "GoldAnswer" gx JOIN "CampaignItem" gi ON gi.id = gx."itemId" WHERE gi."campaignId" = ${c}`),
-  ];
-  if (evaluations !== "none") {
-    const kinds = evaluations === "safety" ? Prisma.sql`e.kind = 'SAFETY'` : Prisma.sql`e.kind IN ('SAFETY', 'HELPFULNESS')`;
-    parts.push(rowsVersion("e", Prisma.sql`FROM "Evaluation" e WHERE e."evaluatorModel" = ${scope.evaluator ?? ""} AND ${kinds}`));
-  }
+  const parts: Prisma.Sql[] = [counter(`campaign:${scope.campaign.id}`)];
+  if (evaluations !== "none") parts.push(counter(`evaluator:${scope.evaluator ?? ""}`));
   if (scope.filter.toolkit !== undefined) {
     parts.push(rowsVersion("tc", Prisma.sql`FROM "TestCaseToolkit" tc JOIN "Toolkit" k ON k.id = tc."toolkitId" WHERE k.name = ${scope.filter.toolkit}`));
   }

@@ -40,11 +40,11 @@ export interface EvaluatorVsHuman {
  * The one statement behind evaluatorVsHuman. It returns the joint counts of (evaluator safety,
  * evaluator helpfulness, the four majorities, the four tie flags) — a few hundred rows at most —
  * which evaluatorVsHuman sums into the four confusion matrices.
- *   votes: one packed vote vector per item (one pass over the label rows, GROUP BY item);
+ *   votes: one packed vote vector per item, as the database keeps it ("ItemVote", ./votes.ts);
  *   pv:    per DISTINCT vector, each field's unique majority, or the bitmask of the tied labels;
  *   items: each item with its vector's row, and the tie digest (md5) only if something ties —
  *          OFFSET 0 keeps the digest computed once per item, not once per use;
- *   then the trajectory and the evaluator's two scores are joined and everything is counted.
+ *   then the evaluator's two scores of the item's trajectory are joined and everything is counted.
  */
 function evaluatorVsHumanSql(scope: HumanScope): Prisma.Sql {
   const { seed, evaluator } = scope;
@@ -54,14 +54,14 @@ function evaluatorVsHumanSql(scope: HumanScope): Prisma.Sql {
     WITH votes AS (${packedVotesSql(scope)}),
     pv AS MATERIALIZED (SELECT d.p, ${pvColumns(votes, Prisma.sql`d.p`)} FROM (SELECT DISTINCT p FROM votes) d),
     items AS (
-      SELECT v.item, pv.*, ad."values" AS adj, CASE WHEN ${anyTie(votes, "pv")} THEN ${tieDigest(seed, Prisma.sql`v.item`)} END AS h
+      SELECT v.item, v.traj, pv.*, ad."values" AS adj, CASE WHEN ${anyTie(votes, "pv")} THEN ${tieDigest(seed, Prisma.sql`v.item`)} END AS h
       FROM votes v JOIN pv ON pv.p = v.p LEFT JOIN "Adjudication" ad ON ad."itemId" = v.item OFFSET 0),
-    m AS (SELECT i.item, ${winnerColumns(votes, "i", Prisma.sql`i.h`, Prisma.sql`i.adj`)} FROM items i)
+    m AS (SELECT i.item, i.traj, ${winnerColumns(votes, "i", Prisma.sql`i.h`, Prisma.sql`i.adj`)} FROM items i)
     SELECT es.score AS es, eh.score AS eh, m.ms::int AS ms, m.ts, m.ks, m.mh::int AS mh, m.th, m.kh,
            m.msb::int AS msb, m.tsb, m.ksb, m.mhb::int AS mhb, m.thb, m.khb, count(*)::int AS n
-    FROM m JOIN "CampaignItem" ci ON ci.id = m.item
-    LEFT JOIN "Evaluation" es ON es."trajectoryId" = ci."trajectoryId" AND es.kind = 'SAFETY' AND es."evaluatorModel" = ${ev}
-    LEFT JOIN "Evaluation" eh ON eh."trajectoryId" = ci."trajectoryId" AND eh.kind = 'HELPFULNESS' AND eh."evaluatorModel" = ${ev}
+    FROM m
+    LEFT JOIN "Evaluation" es ON es."trajectoryId" = m.traj AND es.kind = 'SAFETY' AND es."evaluatorModel" = ${ev}
+    LEFT JOIN "Evaluation" eh ON eh."trajectoryId" = m.traj AND eh.kind = 'HELPFULNESS' AND eh."evaluatorModel" = ${ev}
     GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14`;
 }
 

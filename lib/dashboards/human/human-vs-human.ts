@@ -57,7 +57,7 @@ const ALPHA_LEVELS: AlphaLevel[] = ["nominal", "ordinal", "interval"];
 /** The four statements behind humanAgreement. */
 function humanAgreementSql(scope: HumanScope): { annotators: Prisma.Sql; pairs: Prisma.Sql; loo: Prisma.Sql; alpha: Prisma.Sql } {
   checkK(scope.campaign.k);
-  const lab = labelRows(scope, Prisma.sql`a."annotatorId" AS ann, ${scoreLabelColumns(scope)}`);
+  const lab = labelRows(scope, Prisma.sql`a."annotatorId" AS ann, ${scoreLabelColumns()}`);
   return {
     annotators: Prisma.sql`
       SELECT a."annotatorId" AS id, u.name, count(*) FILTER (WHERE ${labelScope(scope.campaign.id, scope.filter)})::int AS labels

@@ -12,11 +12,14 @@ import "server-only";
 import { Prisma } from "@/lib/db/generated/client";
 import { EMULATOR_ASPECT_KEYS, SEVERITIES } from "./fields";
 import type { HumanScope } from "./scope";
-import { anyTie, checkK, choiceSlotField, labelScope, packedIncrement, pvColumns, slotVote, winnerColumns, type SlotField, type Vote } from "./sql";
+import { anyTie, checkK, choiceSlotField, itemVoteScope, pvColumns, slotVote, winnerColumns, type SlotField, type Vote } from "./sql";
 import { tieDigest } from "./tie-break";
 
-/** true_failure in slots 0–1, the three aspects in slots 2–4, 5–7, 8–10 of the packed vector. */
-const FIELDS: SlotField[] = [
+/**
+ * true_failure in slots 0–1, the three aspects in slots 2–4, 5–7, 8–10 of the packed vector — the
+ * layout of "ItemVote".ft, which the database keeps per item (./votes.ts).
+ */
+export const FIELDS: SlotField[] = [
   choiceSlotField("true_failure", ["false", "true"], 0),
   ...EMULATOR_ASPECT_KEYS.map((k, i) => choiceSlotField(k, [...SEVERITIES], 2 + 3 * i)),
 ];
@@ -33,18 +36,16 @@ const CRITICAL_BIT = 1 << SEVERITIES.indexOf("critical");
 export function itemTruthSql(scope: HumanScope): Prisma.Sql {
   checkK(scope.campaign.k);
   return Prisma.sql`
-    WITH votes AS (
-      SELECT a."itemId" AS item, sum(${packedIncrement(FIELDS)})::bigint AS p
-      FROM "Assignment" a WHERE ${labelScope(scope.campaign.id, scope.filter)} GROUP BY a."itemId"),
+    WITH votes AS (SELECT iv."itemId" AS item, iv."trajectoryId" AS traj, iv.ft AS p FROM "ItemVote" iv WHERE ${itemVoteScope(scope.campaign.id, scope.filter)}),
     pv AS MATERIALIZED (SELECT d.p, ${pvColumns(VOTES, Prisma.sql`d.p`)} FROM (SELECT DISTINCT p FROM votes) d),
     items AS (
-      SELECT v.item, pv.*, ad."values" AS adj, CASE WHEN ${anyTie(VOTES, "pv")} THEN ${tieDigest(scope.seed, Prisma.sql`v.item`)} END AS dg
+      SELECT v.item, v.traj, pv.*, ad."values" AS adj, CASE WHEN ${anyTie(VOTES, "pv")} THEN ${tieDigest(scope.seed, Prisma.sql`v.item`)} END AS dg
       FROM votes v JOIN pv ON pv.p = v.p LEFT JOIN "Adjudication" ad ON ad."itemId" = v.item OFFSET 0),
-    w AS (SELECT i.item, ${winnerColumns(VOTES, "i", Prisma.sql`i.dg`, Prisma.sql`i.adj`)} FROM items i)
-    SELECT w.item, ci."trajectoryId" AS traj, t."emulatorMode"::text AS mode, c.name AS case_name,
+    w AS (SELECT i.item, i.traj, ${winnerColumns(VOTES, "i", Prisma.sql`i.dg`, Prisma.sql`i.adj`)} FROM items i)
+    SELECT w.item, w.traj, t."emulatorMode"::text AS mode, c.name AS case_name,
            w.mtf AS tf, w.ttf AS tf_tie, w.ktf AS tf_k,
            w.me0 AS e0, w.te0 AS e0_tie, w.ke0 AS e0_k, w.me1 AS e1, w.te1 AS e1_tie, w.ke1 AS e1_k, w.me2 AS e2, w.te2 AS e2_tie, w.ke2 AS e2_k
-    FROM w JOIN "CampaignItem" ci ON ci.id = w.item JOIN "Trajectory" t ON t.id = ci."trajectoryId" JOIN "TestCase" c ON c.id = t."caseId"`;
+    FROM w JOIN "Trajectory" t ON t.id = w.traj JOIN "TestCase" c ON c.id = t."caseId"`;
 }
 
 const aspects = [0, 1, 2].map((i) => ({

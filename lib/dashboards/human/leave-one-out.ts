@@ -9,8 +9,8 @@ import { Prisma } from "@/lib/db/generated/client";
 import type { ConfidenceInterval, KappaVariant } from "@/lib/metrics";
 import type { HumanKind } from "./fields";
 import type { HumanScope } from "./scope";
-import { labelRows, scoreFields, scoreLabelColumns, scoreVotes } from "./score-votes";
-import { anyTie, binaryOf, packedIncrement, pvColumns, winnerColumns } from "./sql";
+import { labelRows, scoreLabelColumns, scoreVotes } from "./score-votes";
+import { anyTie, binaryOf, pvColumns, winnerColumns } from "./sql";
 import { tieDigest } from "./tie-break";
 import { looFromPatterns, looIntervals, type LooPattern, type LooResult } from "./stats";
 
@@ -29,10 +29,9 @@ export type LooRow = { field: string; pattern: number[] | null; items: number; t
  */
 export function leaveOneOutSql(scope: HumanScope): Prisma.Sql {
   const { seed } = scope;
-  const f = scoreFields(scope);
   const votes = scoreVotes(scope);
   const keepTie = (k: string) => (scope.ties === "exclude" ? Prisma.raw(` AND NOT t${k}`) : Prisma.empty);
-  const looLab = labelRows(scope, Prisma.sql`a."annotatorId" AS ann, ${scoreLabelColumns(scope)}, ${packedIncrement([f.safety, f.helpfulness])} AS x`);
+  const looLab = labelRows(scope, Prisma.sql`a."annotatorId" AS ann, ${scoreLabelColumns()}, a.sh AS x`);
   return Prisma.sql`
     WITH lab AS MATERIALIZED (${looLab}),
     anns AS MATERIALIZED (SELECT ann, (row_number() OVER (ORDER BY ann) - 1)::int AS ai FROM (SELECT DISTINCT ann FROM lab) x),

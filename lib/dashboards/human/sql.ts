@@ -43,12 +43,32 @@ function scoredOptions(schema: LabelSchema, key: string): { value: string; score
  * place the panels choose labels, so excluded annotators and gold items stay out of every metric.
  */
 export function labelScope(campaignId: string, filter: DashboardFilter): Prisma.Sql {
+  return Prisma.sql`a."campaignId" = ${campaignId} AND a.status = 'SUBMITTED' AND ${countedLabelSql("a")}${itemNarrowing(campaignId, filter, "a")}`;
+}
+
+/** ` AND <alias>."itemId" IN (items under the filter's agent, mode, toolkit)`, or nothing. */
+function itemNarrowing(campaignId: string, filter: DashboardFilter, alias: string): Prisma.Sql {
   const narrowed = filter.agent !== undefined || filter.mode !== undefined || filter.toolkit !== undefined;
-  const items = narrowed
-    ? Prisma.sql` AND a."itemId" IN (SELECT ci.id FROM "CampaignItem" ci JOIN "Trajectory" t ON t.id = ci."trajectoryId"
+  return narrowed
+    ? Prisma.sql` AND ${Prisma.raw(alias)}."itemId" IN (SELECT ci.id FROM "CampaignItem" ci JOIN "Trajectory" t ON t.id = ci."trajectoryId"
                    WHERE ci."campaignId" = ${campaignId} AND ${dashboardWhere({ ...filter, campaign: undefined })})`
     : Prisma.empty;
-  return Prisma.sql`a."campaignId" = ${campaignId} AND a.status = 'SUBMITTED' AND ${countedLabelSql("a")}${items}`;
+}
+
+/**
+ * The same labels as labelScope, as "LabelVote" rows aliased `a` (./votes.ts): the database keeps
+ * one per submitted label, so no status test; excluded annotators and gold items left out alike.
+ */
+export function voteScope(campaignId: string, filter: DashboardFilter): Prisma.Sql {
+  return Prisma.sql`a."campaignId" = ${campaignId} AND ${countedLabelSql("a")}${itemNarrowing(campaignId, filter, "a")}`;
+}
+
+/**
+ * The items that have at least one label in labelScope, as "ItemVote" rows aliased `iv`: their
+ * vectors already leave excluded annotators out (n = counted labels); gold items are left out here.
+ */
+export function itemVoteScope(campaignId: string, filter: DashboardFilter): Prisma.Sql {
+  return Prisma.sql`iv."campaignId" = ${campaignId} AND iv.n > 0 AND NOT EXISTS (SELECT 1 FROM "GoldAnswer" gx WHERE gx."itemId" = iv."itemId")${itemNarrowing(campaignId, filter, "iv")}`;
 }
 
 /** One candidate of a vote: its label text and its vote count (an SQL expression). */
