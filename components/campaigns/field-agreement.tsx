@@ -3,6 +3,7 @@
 import type { FormAgreement } from "@/lib/dashboards/human/form-agreement-query";
 import type { FieldAgreement } from "@/lib/dashboards/human/form-agreement";
 import type { Share } from "@/lib/dashboards/human/sage-validation";
+import Link from "next/link";
 import { Panel } from "@/components/ui/panel";
 import { fmt, fmtCi, fmtInt, fmtPercent } from "@/components/ui/format";
 
@@ -120,6 +121,30 @@ export function FieldAgreementPanel({ data }: { data: FormAgreement }) {
           </table>
         </div>
       )}
+    </Panel>
+  );
+}
+
+/** Shown while the agreement by form field is computed (streamed in when ready). */
+export function FieldAgreementPending() {
+  return (
+    <Panel id="field-agreement" title="Agreement by form field" testId="field-agreement-pending">
+      <p className="text-sm text-slate-500" role="status">Computing agreement on every form field…</p>
+    </Panel>
+  );
+}
+
+/** A large campaign: agreement by form field has its own page (its bootstrap intervals take a while). */
+export function FieldAgreementLink({ campaignId, labels }: { campaignId: string; labels: number }) {
+  return (
+    <Panel id="field-agreement" title="Agreement by form field" testId="field-agreement-link">
+      <p className="text-sm text-slate-600">
+        κ and α on every field of the form, with bootstrap intervals over this campaign&apos;s {fmtInt(labels)} labels, are computed on their own page (once per change of the labels):{" "}
+        <Link href={`/campaigns/${encodeURIComponent(campaignId)}/fields`} className="font-medium text-indigo-700 hover:underline" data-testid="field-agreement-page-link">
+          open agreement by form field
+        </Link>
+        .
+      </p>
     </Panel>
   );
 }

@@ -1,7 +1,7 @@
 // Read models for the annotation screens and the campaign pages.
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { parseLabelSchema, scoreOf, type LabelValues } from "@/lib/trajectory/label-schema";
+import { parseLabelSchema, type LabelValues } from "@/lib/trajectory/label-schema";
 
 export interface MyCampaign {
   id: string;
@@ -78,8 +78,19 @@ export interface ItemLabels {
   adjudication: { values: LabelValues; reason: string; adjudicator: string | null; at: Date } | null;
 }
 
-/** Unblinded: for researchers and PIs. Items sorted by the spread of safety scores. */
-export async function campaignOverview(db: Db, campaignId: string) {
+/** Items per page of the campaign page's "items by disagreement". */
+export const CAMPAIGN_ITEMS_PAGE_SIZE = 50;
+
+/**
+ * Unblinded: for researchers and PIs. The campaign, each member's progress, the totals, and one
+ * page of its items sorted by the spread of their safety scores (largest first, then case name).
+ *
+ * Set-based: the totals and the order are one statement over the per-label safety scores the
+ * database keeps (LabelVote.s, one row per SUBMITTED label, scored by the campaign's form), so a
+ * campaign of 100,000 items × 3 labels costs one aggregate, not its labels in memory; only the
+ * page's items' labels are read.
+ */
+export async function campaignOverview(db: Db, campaignId: string, opts: { page?: number; pageSize?: number } = {}) {
   const campaign = await db.campaign.findUnique({
     where: { id: campaignId },
     select: {
@@ -89,42 +100,85 @@ export async function campaignOverview(db: Db, campaignId: string) {
   });
   if (!campaign) throw new AppError("No such campaign.", 404);
   const schema = parseLabelSchema(campaign.labelSchema);
-  // Gold items live on the quality page, outside the campaign's items and totals.
-  const items = await db.campaignItem.findMany({
-    where: { campaignId, gold: null },
-    select: {
-      id: true,
-      trajectory: { select: { id: true, agentModel: true, emulatorMode: true, case: { select: { name: true } }, scenario: { select: { instanceId: true } } } },
-      scenario: { select: { instanceId: true } },
-      assignments: { where: { status: "SUBMITTED" }, select: { id: true, annotatorId: true, values: true, submittedAt: true, timeSpentMs: true, annotator: { select: { name: true } } } },
-      adjudication: { select: { values: true, reason: true, createdAt: true, adjudicator: { select: { name: true } } } },
-    },
-  });
-  const perAnnotator = await db.assignment.groupBy({ by: ["annotatorId", "status"], where: { campaignId }, _count: { _all: true } });
-  const itemLabels: ItemLabels[] = items.map((it) => {
-    const scores = it.assignments.map((a) => scoreOf(schema, "safety", (a.values as LabelValues | null)?.safety)).filter((s): s is number => s !== null);
+  const pageSize = Math.max(1, Math.floor(opts.pageSize ?? CAMPAIGN_ITEMS_PAGE_SIZE));
+  const wanted = Math.max(1, Math.floor(opts.page ?? 1));
+  type Agg = { items: number; label_total: number; complete: number; disagreements: number; adjudicated: number };
+  type PageRow = { item: string | null; labels: number | null; spread: number | null; traj: string | null; case_name: string | null; agent: string | null; mode: string | null };
+  // Gold items live on the quality page, outside the campaign's items and totals. The spread is
+  // null with fewer than two safety scores (sorted last).
+  const query = (page: number) => db.$queryRaw<(Agg & PageRow)[]>`
+    WITH per AS (
+      SELECT ci.id, ci."trajectoryId", ci."scenarioId", count(v."assignmentId")::int AS labels,
+             CASE WHEN count(v.s) >= 2 THEN (max(v.s) - min(v.s))::int END AS spread
+      FROM "CampaignItem" ci LEFT JOIN "LabelVote" v ON v."itemId" = ci.id
+      WHERE ci."campaignId" = ${campaignId} AND NOT EXISTS (SELECT 1 FROM "GoldAnswer" g WHERE g."itemId" = ci.id)
+      GROUP BY ci.id),
+    named AS (
+      SELECT per.*, t."agentModel" AS agent, t."emulatorMode"::text AS mode,
+             -- A scenario item has no trajectory: its scenario's instance id stands for the case.
+             COALESCE(tc.name, ts."instanceId", s."instanceId", '') AS case_name,
+             EXISTS (SELECT 1 FROM "Adjudication" ad WHERE ad."itemId" = per.id) AS adjudicated
+      FROM per
+      LEFT JOIN "Trajectory" t ON t.id = per."trajectoryId"
+      LEFT JOIN "TestCase" tc ON tc.id = t."caseId"
+      LEFT JOIN "SageScenario" ts ON ts.id = t."scenarioId"
+      LEFT JOIN "SageScenario" s ON s.id = per."scenarioId"),
+    tot AS (
+      SELECT count(*)::int AS items, COALESCE(sum(labels), 0)::int AS label_total, (count(*) FILTER (WHERE labels >= ${campaign.k}))::int AS complete,
+             (count(*) FILTER (WHERE spread > 0))::int AS disagreements, (count(*) FILTER (WHERE adjudicated))::int AS adjudicated
+      FROM named)
+    SELECT tot.*, p.id AS item, p.labels, p.spread, p."trajectoryId" AS traj, p.case_name, p.agent, p.mode
+    FROM tot LEFT JOIN LATERAL (
+      SELECT * FROM named ORDER BY spread DESC NULLS LAST, case_name, id LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}) p ON true`;
+  let rows = await query(wanted);
+  const pageCount = Math.max(1, Math.ceil(rows[0]!.items / pageSize));
+  // A page past the end shows the last one.
+  const page = Math.min(wanted, pageCount);
+  if (page !== wanted) rows = await query(page);
+  const totalsRow = rows[0]!;
+  const shown = rows.filter((r): r is Agg & PageRow & { item: string } => r.item !== null);
+  const ids = shown.map((r) => r.item);
+  const [labels, adjudications, perAnnotator] = await Promise.all([
+    db.assignment.findMany({
+      where: { itemId: { in: ids }, status: "SUBMITTED" },
+      orderBy: [{ submittedAt: "asc" }, { id: "asc" }],
+      select: { id: true, itemId: true, annotatorId: true, values: true, submittedAt: true, timeSpentMs: true, annotator: { select: { name: true } } },
+    }),
+    db.adjudication.findMany({ where: { itemId: { in: ids } }, select: { itemId: true, values: true, reason: true, createdAt: true, adjudicator: { select: { name: true } } } }),
+    db.assignment.groupBy({ by: ["annotatorId", "status"], where: { campaignId }, _count: { _all: true } }),
+  ]);
+  const adjudicationOf = new Map(adjudications.map((a) => [a.itemId, a]));
+  const items: ItemLabels[] = shown.map((r) => {
+    const adj = adjudicationOf.get(r.item);
     return {
-      itemId: it.id,
-      // A scenario item has no trajectory: its scenario's instance id stands for the case.
-      trajectoryId: it.trajectory?.id ?? "",
-      caseName: it.trajectory?.case?.name ?? it.trajectory?.scenario?.instanceId ?? it.scenario?.instanceId ?? "",
-      agentModel: it.trajectory?.agentModel ?? "",
-      emulatorMode: it.trajectory?.emulatorMode ?? "",
-      labels: it.assignments.map((a) => ({ assignmentId: a.id, annotatorId: a.annotatorId, annotator: a.annotator.name, values: (a.values as LabelValues) ?? {}, submittedAt: a.submittedAt, timeSpentMs: a.timeSpentMs })),
-      safetySpread: scores.length >= 2 ? Math.max(...scores) - Math.min(...scores) : null,
-      adjudication: it.adjudication ? { values: it.adjudication.values as LabelValues, reason: it.adjudication.reason, adjudicator: it.adjudication.adjudicator?.name ?? null, at: it.adjudication.createdAt } : null,
+      itemId: r.item,
+      trajectoryId: r.traj ?? "",
+      caseName: r.case_name ?? "",
+      agentModel: r.agent ?? "",
+      emulatorMode: r.mode ?? "",
+      labels: labels
+        .filter((a) => a.itemId === r.item)
+        .map((a) => ({ assignmentId: a.id, annotatorId: a.annotatorId, annotator: a.annotator.name, values: (a.values as LabelValues) ?? {}, submittedAt: a.submittedAt, timeSpentMs: a.timeSpentMs })),
+      safetySpread: r.spread,
+      adjudication: adj ? { values: adj.values as LabelValues, reason: adj.reason, adjudicator: adj.adjudicator?.name ?? null, at: adj.createdAt } : null,
     };
   });
-  itemLabels.sort((a, b) => (b.safetySpread ?? -1) - (a.safetySpread ?? -1) || a.caseName.localeCompare(b.caseName));
   const progress = campaign.members.map(({ user }) => {
     const count = (status: string) => perAnnotator.find((p) => p.annotatorId === user.id && p.status === status)?._count._all ?? 0;
     return { userId: user.id, name: user.name, email: user.email, submitted: count("SUBMITTED"), claimed: count("CLAIMED"), skipped: count("SKIPPED") };
   });
-  const submitted = itemLabels.reduce((n, i) => n + i.labels.length, 0);
   return {
     campaign: { ...campaign, schema, locked: campaign.status === "LOCKED" },
     progress,
-    items: itemLabels,
-    totals: { items: items.length, labelsNeeded: items.length * campaign.k, labelsSubmitted: submitted, complete: itemLabels.filter((i) => i.labels.length >= campaign.k).length },
+    items,
+    page: { page, pageSize, pageCount },
+    totals: {
+      items: totalsRow.items,
+      labelsNeeded: totalsRow.items * campaign.k,
+      labelsSubmitted: totalsRow.label_total,
+      complete: totalsRow.complete,
+      disagreements: totalsRow.disagreements,
+      adjudicated: totalsRow.adjudicated,
+    },
   };
 }

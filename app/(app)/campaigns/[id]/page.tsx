@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { Suspense } from "react";
 import { notFound } from "next/navigation";
 import { Breadcrumbs } from "@/components/toolemu/breadcrumbs";
 import { EmptyState } from "@/components/toolemu/empty-state";
@@ -13,45 +14,54 @@ import { Guidelines } from "@/components/ui/guidelines";
 import { AnnotatorProgressTable } from "@/components/campaigns/annotator-progress";
 import { CampaignItemTable } from "@/components/campaigns/item-table";
 import { fmtInt } from "@/components/ui/format";
+import { Pagination } from "@/components/ui/pagination";
 import { requirePermission } from "@/lib/auth/server";
 import { can } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { campaignOverview } from "@/lib/annotation/queries";
-import { campaignTies } from "@/lib/dashboards/human/campaign-ties";
+import { campaignFormAgreementCached, campaignTiesCached } from "@/lib/dashboards/campaign-page";
 import { TieList } from "@/components/campaigns/tie-list";
-import { FieldAgreementPanel } from "@/components/campaigns/field-agreement";
-import { campaignFormAgreement } from "@/lib/dashboards/human/form-agreement-query";
+import { FieldAgreementPanel, FieldAgreementPending, FieldAgreementLink } from "@/components/campaigns/field-agreement";
 import { setLockedAction } from "./_actions/set-locked";
 import { reviseFormAction } from "./_actions/revise-form";
 import { ReviseForm } from "@/components/campaigns/revise-form";
 
 export const metadata: Metadata = { title: "Campaign" };
 
-/** Items shown before "show all". */
-const ITEM_CAP = 100;
+/**
+ * Up to this many submitted labels, agreement by form field is computed on this page; beyond, on
+ * its own page (/campaigns/<id>/fields): its bootstrap intervals take seconds per thousand items.
+ */
+const FIELD_AGREEMENT_INLINE_LABELS = 3000;
+
+/** The ties, kept per campaign version (streamed: the rest of the page does not wait for them). */
+async function Ties({ campaignId, k }: { campaignId: string; k: number }) {
+  return <TieList campaignId={campaignId} ties={await campaignTiesCached(db(), campaignId)} k={k} />;
+}
+
+async function FieldAgreement({ campaignId }: { campaignId: string }) {
+  return <FieldAgreementPanel data={await campaignFormAgreementCached(db(), campaignId)} />;
+}
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function CampaignPage({ params, searchParams }: Props) {
   const user = await requirePermission("campaign:manage");
   const { id } = await params;
-  const showAll = (await searchParams).show === "all";
+  const pageParam = Number((await searchParams).page);
   let overview;
-  let ties;
-  let formAgreement;
   try {
-    // The overview, the ties it cannot see (they need the dashboards' score mapping), and agreement on every form field.
-    [overview, ties, formAgreement] = await Promise.all([campaignOverview(db(), id), campaignTies(db(), id), campaignFormAgreement(db(), id)]);
+    // One page of the items; the ties and the agreement by form field stream in below.
+    overview = await campaignOverview(db(), id, { page: Number.isInteger(pageParam) && pageParam > 0 ? pageParam : 1 });
   } catch (e) {
     if (e instanceof AppError && e.status === 404) notFound();
     throw e;
   }
-  const { campaign, progress, items, totals } = overview;
-  const shown = showAll ? items : items.slice(0, ITEM_CAP);
+  const { campaign, progress, items, totals, page } = overview;
   const expectedEach = Math.ceil((totals.items * campaign.k) / Math.max(1, progress.length));
-  const disagreements = items.filter((i) => (i.safetySpread ?? 0) > 0).length;
-  const adjudicated = items.filter((i) => i.adjudication).length;
+  const { disagreements, adjudicated } = totals;
+  const pageHref = (p: number) => `/campaigns/${encodeURIComponent(campaign.id)}${p > 1 ? `?page=${p}` : ""}#items-heading`;
   const inProgress = progress.reduce((sum, p) => sum + p.claimed, 0);
   const skipped = progress.reduce((sum, p) => sum + p.skipped, 0);
 
@@ -119,9 +129,19 @@ export default async function CampaignPage({ params, searchParams }: Props) {
           <AnnotatorProgressTable rows={progress} expected={expectedEach} />
         </section>
 
-        {totals.labelsSubmitted > 0 && <TieList campaignId={campaign.id} ties={ties} k={campaign.k} />}
+        {totals.labelsSubmitted > 0 && (
+          <Suspense fallback={<p className="text-sm text-slate-500" data-testid="ties-pending">Looking for ties…</p>}>
+            <Ties campaignId={campaign.id} k={campaign.k} />
+          </Suspense>
+        )}
 
-        <FieldAgreementPanel data={formAgreement} />
+        {totals.labelsSubmitted <= FIELD_AGREEMENT_INLINE_LABELS ? (
+          <Suspense fallback={<FieldAgreementPending />}>
+            <FieldAgreement campaignId={campaign.id} />
+          </Suspense>
+        ) : (
+          <FieldAgreementLink campaignId={campaign.id} labels={totals.labelsSubmitted} />
+        )}
         {!campaign.locked && <ReviseForm campaignId={campaign.id} schema={campaign.schema} reviseForm={reviseFormAction} />}
 
         <section aria-labelledby="items-heading" className="space-y-3">
@@ -130,20 +150,17 @@ export default async function CampaignPage({ params, searchParams }: Props) {
               <h2 id="items-heading" className="text-lg font-semibold">Items by disagreement</h2>
               <p className="text-sm text-slate-600">Largest spread of safety scores first; open an item to compare its labels side by side and adjudicate.</p>
             </div>
-            {items.length > ITEM_CAP && (
-              <p className="text-sm text-slate-600" data-testid="item-cap">
-                Showing {fmtInt(shown.length)} of {fmtInt(items.length)} ·{" "}
-                {showAll ? <Link href={`/campaigns/${campaign.id}`} className="font-medium text-indigo-700 hover:underline">Show the first {ITEM_CAP}</Link>
-                  : <Link href={`/campaigns/${campaign.id}?show=all`} className="font-medium text-indigo-700 hover:underline">Show all {fmtInt(items.length)}</Link>}
-              </p>
-            )}
           </div>
-          {items.length === 0 ? (
+          {totals.items === 0 ? (
             <EmptyState title="This campaign has no items." />
           ) : (
-            <CampaignItemTable campaignId={campaign.id} rows={shown} schema={campaign.schema} k={campaign.k} />
+            <>
+              {page.pageCount > 1 && <Pagination page={page.page} pageCount={page.pageCount} total={totals.items} pageSize={page.pageSize} noun="items" hrefFor={pageHref} />}
+              <CampaignItemTable campaignId={campaign.id} rows={items} schema={campaign.schema} k={campaign.k} offset={(page.page - 1) * page.pageSize} />
+              {page.pageCount > 1 && <Pagination page={page.page} pageCount={page.pageCount} total={totals.items} pageSize={page.pageSize} noun="items" hrefFor={pageHref} />}
+            </>
           )}
-          {totals.labelsSubmitted === 0 && items.length > 0 && (
+          {totals.labelsSubmitted === 0 && totals.items > 0 && (
             <p className="text-sm text-slate-500" data-testid="no-labels-yet">No labels submitted yet. Invited annotators find this campaign under Annotate.</p>
           )}
         </section>

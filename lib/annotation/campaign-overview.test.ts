@@ -1,0 +1,88 @@
+// The campaign page's overview (issue 19 #4): totals and the order of "items by disagreement" come
+// from one aggregate in the database (per-label safety scores kept in LabelVote), one page of items
+// is read with its labels; gold items stay out; a page past the end shows the last one.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
+import { createCampaign } from "./campaigns";
+import { campaignOverview } from "./queries";
+
+const SAFETY = ["likely_severe_risk", "likely_mild_risk", "possible_mild_risk", "certain_no_risk"]; // scores 0, 1, 2, 3
+const label = (s: number) => ({ safety: SAFETY[s], helpfulness: "good", emulator_input_validation: "none", emulator_realism: "none", emulator_consistency: "none", true_failure: false, comment: "" });
+
+describe("campaignOverview", () => {
+  let t: TestDatabase;
+  let campaignId: string;
+  const itemOf = new Map<string, string>(); // case name → item id
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    const trajIds: string[] = [];
+    for (const name of ["case_a", "case_b", "case_c", "case_d", "case_e", "case_gold"]) {
+      const c = await t.prisma.testCase.create({
+        data: { source: "test", name, userInstruction: "Do it", underspecTaskInfo: [], underspecSafety: [], expectedAchievements: [], potentialRiskyOutcomes: [], potentialRiskyActions: [], contentHash: name, raw: {} },
+      });
+      const traj = await t.prisma.trajectory.create({
+        data: { caseId: c.id, agentModel: `agent/${name}`, emulatorModel: "m", emulatorMode: "ADVERSARIAL", status: "FINISHED", stepCount: 0, contentHash: `h_${name}`, raw: {} },
+      });
+      trajIds.push(traj.id);
+    }
+    await t.prisma.user.createMany({ data: ["ann1", "ann2", "ann3"].map((id) => ({ id, email: `${id}@lab.example`, name: `Name ${id}`, role: "ANNOTATOR" as const, passwordHash: "x" })) });
+    ({ id: campaignId } = await createCampaign(t.prisma, null, { name: "overview", k: 3, seed: 1, annotatorIds: ["ann1", "ann2", "ann3"], selection: { kind: "ids", trajectoryIds: trajIds } }));
+    const items = await t.prisma.campaignItem.findMany({ where: { campaignId }, select: { id: true, trajectory: { select: { case: { select: { name: true } } } } } });
+    for (const it of items) itemOf.set(it.trajectory!.case!.name, it.id);
+    // Safety scores per case (one per annotator): spreads a 3, b 0, c 1, d 3, e — (one label), gold 3.
+    const scores: Record<string, number[]> = { case_a: [0, 3, 3], case_b: [2, 2, 2], case_c: [1, 2], case_d: [3, 0, 1], case_e: [3], case_gold: [0, 3] };
+    for (const [name, ss] of Object.entries(scores)) {
+      await t.prisma.assignment.createMany({
+        data: ss.map((s, i) => ({ campaignId, itemId: itemOf.get(name)!, annotatorId: `ann${i + 1}`, status: "SUBMITTED" as const, values: label(s), submittedAt: new Date(), timeSpentMs: 1000 })),
+      });
+    }
+    // In progress and skipped: counted per annotator, not as labels.
+    await t.prisma.assignment.create({ data: { campaignId, itemId: itemOf.get("case_e")!, annotatorId: "ann2", status: "CLAIMED", leaseUntil: new Date(Date.now() + 60_000) } });
+    await t.prisma.assignment.create({ data: { campaignId, itemId: itemOf.get("case_c")!, annotatorId: "ann3", status: "SKIPPED" } });
+    await t.prisma.goldAnswer.create({ data: { itemId: itemOf.get("case_gold")!, values: label(3), source: "form" } });
+    await t.prisma.adjudication.create({ data: { itemId: itemOf.get("case_d")!, values: label(1), reason: "looked again" } });
+  });
+  afterAll(async () => t?.cleanup());
+
+  it("counts the real items and their labels in the database, gold items left out", async () => {
+    const o = await campaignOverview(t.prisma, campaignId);
+    expect(o.totals).toEqual({ items: 5, labelsNeeded: 15, labelsSubmitted: 12, complete: 3, disagreements: 3, adjudicated: 1 });
+    expect(o.page).toEqual({ page: 1, pageSize: 50, pageCount: 1 });
+    const progress = Object.fromEntries(o.progress.map((p) => [p.userId, [p.submitted, p.claimed, p.skipped]]));
+    // The gold item's two labels count in the annotators' progress (they did label it), not in the items.
+    expect(progress).toEqual({ ann1: [6, 0, 0], ann2: [5, 1, 0], ann3: [3, 0, 1] });
+  });
+
+  it("sorts the items by safety spread, largest first, then case name; fewer than two scores last", async () => {
+    const o = await campaignOverview(t.prisma, campaignId);
+    expect(o.items.map((i) => [i.caseName, i.safetySpread])).toEqual([["case_a", 3], ["case_d", 3], ["case_c", 1], ["case_b", 0], ["case_e", null]]);
+    const d = o.items[1]!;
+    expect(d.agentModel).toBe("agent/case_d");
+    expect(d.emulatorMode).toBe("ADVERSARIAL");
+    expect(d.labels.map((l) => [l.annotator, l.values.safety])).toEqual([["Name ann1", "certain_no_risk"], ["Name ann2", "likely_severe_risk"], ["Name ann3", "likely_mild_risk"]]);
+    expect(d.adjudication?.reason).toBe("looked again");
+    expect(o.items[0]!.adjudication).toBeNull();
+  });
+
+  it("reads one page of items at a time; a page past the end shows the last", async () => {
+    const p2 = await campaignOverview(t.prisma, campaignId, { page: 2, pageSize: 2 });
+    expect(p2.page).toEqual({ page: 2, pageSize: 2, pageCount: 3 });
+    expect(p2.items.map((i) => i.caseName)).toEqual(["case_c", "case_b"]);
+    expect(p2.items[0]!.labels).toHaveLength(2);
+    expect(p2.totals.items).toBe(5);
+    const past = await campaignOverview(t.prisma, campaignId, { page: 99, pageSize: 2 });
+    expect(past.page.page).toBe(3);
+    expect(past.items.map((i) => i.caseName)).toEqual(["case_e"]);
+  });
+
+  it("follows a revised label: the spread and the order change", async () => {
+    await t.prisma.assignment.updateMany({ where: { itemId: itemOf.get("case_b")!, annotatorId: "ann1" }, data: { values: label(0) } });
+    const o = await campaignOverview(t.prisma, campaignId);
+    expect(o.items.map((i) => [i.caseName, i.safetySpread])).toEqual([["case_a", 3], ["case_d", 3], ["case_b", 2], ["case_c", 1], ["case_e", null]]);
+    expect(o.totals.disagreements).toBe(4);
+  });
+
+  it("404s an unknown campaign", async () => {
+    await expect(campaignOverview(t.prisma, "nope")).rejects.toMatchObject({ status: 404 });
+  });
+});

@@ -1,0 +1,36 @@
+// The campaign page's label-derived sections, kept per campaign version (server only):
+//   campaignTiesCached(db, id)          → the ties waiting for an adjudicator (./human/campaign-ties.ts)
+//   campaignFormAgreementCached(db, id) → agreement by form field (./human/form-agreement-query.ts)
+// Both read every submitted label of the campaign; a campaign of 100,000 items × 3 labels takes
+// seconds (ties) to minutes (the form agreement's bootstraps) to compute. They change only when
+// the campaign's version counter does — the database bumps "campaign:<id>" in DashboardVersion in
+// the transaction of every write that changes a submitted label, an exclusion, an adjudication, a
+// gold answer or the campaign row (its form) — so each is computed once per version and kept in
+// the panels' in-process cache (./human/cache.ts), like the dashboards' panels. The form
+// agreement of a SAGE episode form also shows the judges' labels: their rows are in its version.
+import "server-only";
+import type { Db } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
+import { cached, type Cached } from "./human/cache";
+import { campaignTies } from "./human/campaign-ties";
+import { campaignFormAgreement, type FormAgreement } from "./human/form-agreement-query";
+import type { CampaignTies } from "./human/fields";
+
+/** The campaign's data version: its counter (0 before the first write). One index probe. */
+function campaignVersionProbe(campaignId: string): Prisma.Sql {
+  return Prisma.sql`SELECT COALESCE((SELECT dv.version FROM "DashboardVersion" dv WHERE dv.key = ${`campaign:${campaignId}`}), 0)::text AS v`;
+}
+
+/** The campaign's version and, for the SAGE episode forms' judge figures, the judges' labels (count and row versions). */
+function formAgreementProbe(campaignId: string): Prisma.Sql {
+  return Prisma.sql`SELECT COALESCE((SELECT dv.version FROM "DashboardVersion" dv WHERE dv.key = ${`campaign:${campaignId}`}), 0)::text
+    || '|' || (SELECT count(*)::text || ':' || COALESCE(sum(j.xmin::text::bigint), 0)::text FROM "SageJudgment" j) AS v`;
+}
+
+export function campaignTiesCached(db: Db, campaignId: string): Promise<Cached<CampaignTies>> {
+  return cached(db, JSON.stringify(["campaignTies", campaignId]), campaignVersionProbe(campaignId), () => campaignTies(db, campaignId));
+}
+
+export function campaignFormAgreementCached(db: Db, campaignId: string): Promise<Cached<FormAgreement>> {
+  return cached(db, JSON.stringify(["campaignFormAgreement", campaignId]), formAgreementProbe(campaignId), () => campaignFormAgreement(db, campaignId));
+}
