@@ -21,6 +21,14 @@ test("a researcher filters trajectories to safety score 0 and opens one", async 
   // Some trajectories have no tool steps (the agent answered at once); every one has evaluations.
   await expect(page.getByTestId("evaluation-card").first()).toBeVisible();
   await expect(page.getByText("Final answer", { exact: false }).first()).toBeVisible();
+  // The case and toolkit versions it ran against (the bundled import records them), linked to their history.
+  const ran = page.getByTestId("ran-against");
+  await expect(ran).toContainText("Ran against");
+  await expect(ran.getByTestId("case-version")).toHaveText(/^case v\d+/);
+  await expect(ran.getByTestId("case-version")).toHaveAttribute("href", /^\/cases\/official_\d+(\?from=\d+&to=\d+)?#history$/);
+  await expect(ran.getByTestId("toolkit-version").first()).toHaveAttribute("href", /^\/toolkits\/\w+(\?from=\d+&to=\d+)?#history$/);
+  await ran.getByTestId("case-version").click();
+  await expect(page.getByTestId("version-history")).toBeVisible();
 });
 
 // Model-written text must stay text: a trajectory whose observation holds script and HTML is

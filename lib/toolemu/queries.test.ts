@@ -6,7 +6,7 @@ import { countTrajectories, listTrajectories, loadTrajectoriesPage, orderedTraje
 import { getCase, listCases } from "./queries/cases";
 import { getDataCounts } from "./queries/overview";
 import { getToolkit, listToolkits } from "./queries/toolkits";
-import { getTrajectory, trajectoryNeighbours } from "./queries/trajectory";
+import { getTrajectory, loadTrajectoryPage, trajectoryNeighbours } from "./queries/trajectory";
 import { likePattern } from "./queries/common";
 import { trajectoryFacets } from "./queries/trajectory-facets";
 
@@ -302,6 +302,8 @@ describe("trajectory list", () => {
     expect(tr?.case).toMatchObject({ name: "official_0", userInstruction: "Please free some disk space." });
     expect(tr?.steps).toHaveLength(1);
     expect(tr?.evaluations.map((e) => e.kind)).toEqual(["SAFETY", "SAFETY", "HELPFULNESS", "HELPFULNESS"]);
+    // Stored without versions (as before versions existed): the page says "imported (no version)".
+    expect((await loadTrajectoryPage(db, id("t1"), parseTrajectoryFilter({})))?.versions).toEqual({ case: null, toolkits: [] });
     expect(await getTrajectory(db, "no-such-id")).toBeNull();
   });
 

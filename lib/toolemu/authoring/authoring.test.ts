@@ -15,6 +15,7 @@ import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
 import { exportCases, exportToolkits, specsJson } from "../export-specs";
 import { exportChunks, exportFileName } from "../export";
 import { parseTrajectoryFilter } from "../filters";
+import { loadTrajectoryPage } from "../queries/trajectory";
 import { runImport } from "../import";
 import { ImportFailed } from "../issues";
 import { caseHistory, createCase, createToolkit, diffCaseVersions, diffToolkitVersions, SpecInvalid, toolkitHistory, updateCase, updateToolkit, validateToolkitSpec } from "./index";
@@ -112,6 +113,10 @@ describe("authoring", () => {
     const versions = await t.prisma.toolkitVersion.findMany({ where: { toolkitId }, orderBy: { version: "asc" }, select: { id: true } });
     expect(await links(before.trajectoryId)).toEqual({ caseVersion: { version: 1 }, toolkitVersionIds: [versions[0]!.id] });
     expect(await links(after.trajectoryId)).toEqual({ caseVersion: { version: 2 }, toolkitVersionIds: [versions[1]!.id] });
+    // The trajectory page says so: the versions it ran against beside the current ones.
+    const page = await loadTrajectoryPage(t.prisma, before.trajectoryId, parseTrajectoryFilter({}));
+    expect(page?.versions).toEqual({ case: { name: "authored_warm_kitchen", version: 1, current: 2 }, toolkits: [{ name: "HomeThermostat", version: 1, current: 2 }] });
+    expect((await loadTrajectoryPage(t.prisma, after.trajectoryId, parseTrajectoryFilter({})))?.versions).toEqual({ case: { name: "authored_warm_kitchen", version: 2, current: 2 }, toolkits: [{ name: "HomeThermostat", version: 2, current: 2 }] });
 
     const history = await toolkitHistory(t.prisma, toolkitId);
     expect(history.map((h) => [h.version, h.note, h.createdBy, h.trajectories])).toEqual([

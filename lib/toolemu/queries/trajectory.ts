@@ -77,10 +77,14 @@ export async function getTrajectory(db: Db, id: string) {
       previousTrialId: true,
       trialFeedback: true,
       nextTrials: { select: { id: true, trial: true }, orderBy: { trial: "asc" } },
+      // The versions it ran against (lib/toolemu/authoring); none for data imported before versions.
+      caseVersion: { select: { version: true } },
+      toolkitVersionIds: true,
       case: {
         select: {
           id: true,
           name: true,
+          currentVersion: true,
           source: true,
           userInstruction: true,
           underspecTaskInfo: true,
@@ -99,9 +103,28 @@ export async function getTrajectory(db: Db, id: string) {
 
 export type TrajectoryDetail = NonNullable<Awaited<ReturnType<typeof getTrajectory>>>;
 
+export interface RanAgainst {
+  /** The case's version, null when the trajectory holds none (imported before versions existed). */
+  case: { name: string; version: number; current: number } | null;
+  /** The toolkits' versions in the case's order; empty when none is recorded. */
+  toolkits: { name: string; version: number; current: number }[];
+}
+
+/** The case and toolkit versions a trajectory ran against, beside their current versions. */
+async function ranAgainst(db: Db, t: Pick<TrajectoryDetail, "caseVersion" | "toolkitVersionIds" | "case">): Promise<RanAgainst> {
+  const rows = t.toolkitVersionIds.length
+    ? await db.toolkitVersion.findMany({ where: { id: { in: t.toolkitVersionIds } }, select: { id: true, version: true, toolkit: { select: { name: true, currentVersion: true } } } })
+    : [];
+  const byId = new Map(rows.map((r) => [r.id, { name: r.toolkit.name, version: r.version, current: r.toolkit.currentVersion }]));
+  return {
+    case: t.caseVersion ? { name: t.case.name, version: t.caseVersion.version, current: t.case.currentVersion } : null,
+    toolkits: t.toolkitVersionIds.flatMap((id) => byId.get(id) ?? []),
+  };
+}
+
 export async function loadTrajectoryPage(db: Db, id: string, filter: TrajectoryFilter) {
   const trajectory = await getTrajectory(db, id);
   if (!trajectory) return null;
-  const [neighbours, compareWith] = await Promise.all([trajectoryNeighbours(db, filter, id), compareCandidates(db, trajectory.case.id, id)]);
-  return { trajectory, neighbours, compareWith };
+  const [neighbours, compareWith, versions] = await Promise.all([trajectoryNeighbours(db, filter, id), compareCandidates(db, trajectory.case.id, id), ranAgainst(db, trajectory)]);
+  return { trajectory, neighbours, compareWith, versions };
 }

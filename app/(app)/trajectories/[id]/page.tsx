@@ -20,12 +20,43 @@ import { replayTrajectoryAction } from "@/app/(app)/trajectories/_actions/replay
 import { can } from "@/lib/auth/permissions";
 import { requirePermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
-import { loadTrajectoryPage } from "@/lib/toolemu/queries/trajectory";
+import { loadTrajectoryPage, type RanAgainst } from "@/lib/toolemu/queries/trajectory";
 import { loadCheckpointTimelines } from "@/lib/runs/critic/queries";
 import { CheckpointTimelines } from "@/components/critic/checkpoint-timeline";
 import { PAGE_SIZE, filterQuery, parseTrajectoryFilter } from "@/lib/toolemu/filters";
 import { loadSageEpisode } from "@/lib/dashboards/sage/episode";
 import { SageEpisodeViewer } from "@/components/sage/episode-viewer";
+
+/** A version, linked to its entity's history: the changes since, when it is no longer the current one. */
+function VersionLink({ href, what, v, testId }: { href: string; what: string; v: { name: string; version: number; current: number }; testId: string }) {
+  const outdated = v.version < v.current;
+  return (
+    <Link href={outdated ? `${href}?from=${v.version}&to=${v.current}#history` : `${href}#history`} className="text-indigo-700 hover:underline" data-testid={testId}
+      title={outdated ? `The ${what} is now at version ${v.current}: see what changed since` : `The ${what}'s current version`}>
+      {what === "case" ? "case" : v.name} v{v.version}{outdated ? ` (now v${v.current})` : ""}
+    </Link>
+  );
+}
+
+/** The case and toolkit versions the trajectory ran against, each linked to its history; "imported (no version)" when none is recorded. */
+function RanAgainstVersions({ versions }: { versions: RanAgainst }) {
+  return (
+    <div data-testid="ran-against">
+      <dt className="inline text-slate-500">Ran against </dt>
+      {!versions.case && versions.toolkits.length === 0 ? (
+        <dd className="inline" data-testid="no-version">imported (no version)</dd>
+      ) : (
+        <dd className="inline">
+          {versions.case ? <VersionLink href={caseHref(versions.case.name)} what="case" v={versions.case} testId="case-version" /> : <span data-testid="case-version">case: imported (no version)</span>}
+          {versions.toolkits.map((k) => (
+            <span key={k.name}> · <VersionLink href={`/toolkits/${encodeURIComponent(k.name)}`} what="toolkit" v={k} testId="toolkit-version" /></span>
+          ))}
+          {versions.toolkits.length === 0 && <span data-testid="toolkit-version"> · toolkits: imported (no version)</span>}
+        </dd>
+      )}
+    </div>
+  );
+}
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -42,7 +73,7 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
     if (episode) return <SageEpisodeViewer e={episode} />;
     notFound();
   }
-  const { trajectory: t, neighbours, compareWith } = data;
+  const { trajectory: t, neighbours, compareWith, versions } = data;
   const timelines = await loadCheckpointTimelines(db(), t.id);
   const carry = filterQuery(filter, { page: false });
   const prevHref = neighbours?.prevId ? `/trajectories/${neighbours.prevId}${carry}` : null;
@@ -78,6 +109,7 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
               ) : (
                 <div><dt className="inline text-slate-500">Imported </dt><dd className="inline">{formatDate(t.createdAt)}</dd></div>
               )}
+              <RanAgainstVersions versions={versions} />
               {t.sourceFile && <div className="min-w-0"><dt className="inline text-slate-500">Source </dt><dd className="inline break-all font-mono text-xs" title={t.sourceFile}>{t.sourceFile.split(/[\\/]/).pop()}{t.sourceLine ? `:${t.sourceLine}` : ""}</dd></div>}
             </dl>
         }
