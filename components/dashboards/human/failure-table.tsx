@@ -1,6 +1,7 @@
 // Failures per emulator mode: N, identified (I), true (T), T ∩ I, identified-failure precision and
 // true-failure incidence under both definitions, each with its CI and n; every count and every
-// share links to the list of trajectories behind it (TrajectoryLists, same page). Server or client.
+// share links to the list of trajectories behind it (TrajectoryLists: ?list=<mode>.<key>, shown below
+// the table, #lists). Server or client.
 import type { ConfidenceInterval, Ratio, SensitivityRange } from "@/lib/metrics";
 import { fmtInt } from "@/components/ui/format";
 import { Estimate } from "../estimate";
@@ -27,30 +28,35 @@ type ShareCell = { value: Ratio; ci: ConfidenceInterval; range?: SensitivityRang
 
 export const listId = (mode: string, key: ListKey) => `fail-${mode}-${key}`;
 
+/** The page's URL with a list chosen: `base` is the page's URL with its filters (and no list or page). */
+export function listHref(base: string, mode: string, key: ListKey): string {
+  return `${base}${base.includes("?") ? "&" : "?"}list=${encodeURIComponent(`${mode}.${key}`)}#lists`;
+}
+
 const th = "px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600 align-bottom";
 const td = "px-3 py-3 align-top";
 
-function Count({ n, mode, list, testId }: { n: number; mode: string; list: ListKey; testId: string }) {
+function Count({ n, mode, list, testId, base }: { n: number; mode: string; list: ListKey; testId: string; base: string }) {
   return (
-    // A plain anchor (not next/link): fragment navigation must fire `hashchange` to open the list.
-    <a href={`#${listId(mode, list)}`} className="font-semibold tabular-nums text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" data-testid={testId}>
+    <a href={listHref(base, mode, list)} className="font-semibold tabular-nums text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" data-testid={testId}>
       {fmtInt(n)}
     </a>
   );
 }
 
-function Share({ s, mode, list, testId, of }: { s: ShareCell; mode: string; list: ListKey; testId: string; of: string }) {
+function Share({ s, mode, list, testId, of, base }: { s: ShareCell; mode: string; list: ListKey; testId: string; of: string; base: string }) {
   return (
     <div className="flex flex-col gap-0.5">
       <Estimate value={s.value} ci={s.ci} range={s.range} format="percent" layout="stacked" testId={testId} />
       <span className="text-xs text-slate-500">
-        {fmtInt(s.value.numerator)} / <a href={`#${listId(mode, list)}`} className="text-indigo-700 underline">{fmtInt(s.value.denominator)} {of}</a>
+        {fmtInt(s.value.numerator)} / <a href={listHref(base, mode, list)} className="text-indigo-700 underline">{fmtInt(s.value.denominator)} {of}</a>
       </span>
     </div>
   );
 }
 
-export function FailureTable({ rows }: { rows: FailureTableRow[] }) {
+/** `base`: the page's URL with its filters; each number links to it with its list chosen. */
+export function FailureTable({ rows, base }: { rows: FailureTableRow[]; base: string }) {
   return (
     <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
       <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="failure-table">
@@ -75,15 +81,15 @@ export function FailureTable({ rows }: { rows: FailureTableRow[] }) {
                 {r.unscored > 0 && <span className="block text-xs font-normal text-slate-500">+{fmtInt(r.unscored)} labelled, not scored</span>}
               </th>
               <td className={td}>
-                <Count n={r.n} mode={r.mode} list="all" testId={`n-${r.mode}`} />
+                <Count n={r.n} mode={r.mode} list="all" testId={`n-${r.mode}`} base={base} />
                 <TiesExcluded count={r.tiesExcluded} testId={`ties-excluded-${r.mode}`} />
               </td>
-              <td className={td}><Count n={r.identified} mode={r.mode} list="identified" testId={`identified-${r.mode}`} /></td>
-              <td className={td}><Count n={r.trueFailures} mode={r.mode} list="true" testId={`true-${r.mode}`} /></td>
-              <td className={td}><Count n={r.identifiedTrue} mode={r.mode} list="identifiedTrue" testId={`identified-true-${r.mode}`} /></td>
-              <td className={td}><Share s={r.precision} mode={r.mode} list="identified" testId={`precision-${r.mode}`} of="identified" /></td>
-              <td className={td}><Share s={r.incidenceSeed} mode={r.mode} list="true" testId={`incidence-seed-${r.mode}`} of="true" /></td>
-              <td className={td}><Share s={r.incidencePaper} mode={r.mode} list="all" testId={`incidence-paper-${r.mode}`} of="all" /></td>
+              <td className={td}><Count n={r.identified} mode={r.mode} list="identified" testId={`identified-${r.mode}`} base={base} /></td>
+              <td className={td}><Count n={r.trueFailures} mode={r.mode} list="true" testId={`true-${r.mode}`} base={base} /></td>
+              <td className={td}><Count n={r.identifiedTrue} mode={r.mode} list="identifiedTrue" testId={`identified-true-${r.mode}`} base={base} /></td>
+              <td className={td}><Share s={r.precision} mode={r.mode} list="identified" testId={`precision-${r.mode}`} of="identified" base={base} /></td>
+              <td className={td}><Share s={r.incidenceSeed} mode={r.mode} list="true" testId={`incidence-seed-${r.mode}`} of="true" base={base} /></td>
+              <td className={td}><Share s={r.incidencePaper} mode={r.mode} list="all" testId={`incidence-paper-${r.mode}`} of="all" base={base} /></td>
             </tr>
           ))}
         </tbody>

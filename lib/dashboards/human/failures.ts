@@ -3,7 +3,8 @@
 // aspect is critical), precision |T∩I|/|I| and both incidences per emulator mode, each with its
 // Wilson interval, and the trajectories of each cell. Items whose T is an unadjudicated tie are
 // handled by the scope's tie policy: left out (and counted), drawn with the seed, or kept open as
-// the sensitivity range of each share.
+// the sensitivity range of each share. failureList pages through the trajectories of one list
+// (a cell, or a union of cells) of one mode, 50 at a time, in the database.
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
@@ -178,4 +179,94 @@ export async function failureReport(db: Db, scope: HumanScope, opts: { listCap?:
 export function failureReportCached(db: Db, scope: HumanScope, opts: { listCap?: number } = {}): Promise<Cached<FailureReport>> {
   const listCap = opts.listCap ?? LIST_CAP;
   return cached(db, panelKey("failureReport", scope, { listCap }), versionProbeSql(scope, "safety"), () => failureReport(db, scope, { listCap }));
+}
+
+/** The lists behind the failure numbers: one cell, or the cells a number sums. */
+export type FailureListKey = "identified" | "true" | "identifiedTrue" | "identifiedOnly" | "trueOnly" | "all";
+export const FAILURE_LIST_KEYS: FailureListKey[] = ["identified", "true", "identifiedTrue", "identifiedOnly", "trueOnly", "all"];
+export const FAILURE_LIST_CELLS: Record<FailureListKey, FailureCell[]> = {
+  identified: ["identifiedTrue", "identifiedOnly"],
+  true: ["identifiedTrue", "trueOnly"],
+  identifiedTrue: ["identifiedTrue"],
+  identifiedOnly: ["identifiedOnly"],
+  trueOnly: ["trueOnly"],
+  all: FAILURE_CELLS,
+};
+export const FAILURE_LIST_PAGE_SIZE = 50;
+
+export interface FailureListPage {
+  mode: EmulatorModeValue | "ALL";
+  key: FailureListKey;
+  /** Trajectories in the whole list. */
+  total: number;
+  page: number;
+  pageSize: number;
+  pageCount: number;
+  items: ListedTrajectory[];
+}
+
+/**
+ * One page of one list of trajectories behind the failure numbers, in case order — the same
+ * trajectories, cells and tie handling as failureReport's lists (a tie sits in its seeded cell, or
+ * nowhere under "exclude"), counted and paged in the database. A page past the end is the last.
+ */
+export async function failureList(
+  db: Db,
+  scope: HumanScope,
+  opts: { mode: EmulatorModeValue | "ALL"; key: FailureListKey; page?: number; pageSize?: number },
+): Promise<FailureListPage> {
+  const ev = scope.evaluator ?? "";
+  const pageSize = Math.max(1, Math.floor(opts.pageSize ?? FAILURE_LIST_PAGE_SIZE));
+  const cells = FAILURE_LIST_CELLS[opts.key];
+  const cellSql: Record<FailureCell, Prisma.Sql> = {
+    identifiedTrue: Prisma.sql`(l.identified AND l.t)`,
+    identifiedOnly: Prisma.sql`(l.identified AND NOT l.t)`,
+    trueOnly: Prisma.sql`(NOT l.identified AND l.t)`,
+    neither: Prisma.sql`(NOT l.identified AND NOT l.t)`,
+  };
+  const where = cells.length === FAILURE_CELLS.length ? Prisma.sql`TRUE` : Prisma.join(cells.map((c) => cellSql[c]), " OR ");
+  const query = (page: number) =>
+    analytic<{ total: number; traj: string | null; case_name: string | null; safety: number | null; humans: boolean | null; critical: boolean | null; tie: boolean | null }[]>(db, Prisma.sql`
+    WITH m AS (${itemTruthSql(scope)}),
+    f AS (
+      SELECT m.mode, m.traj, m.case_name, es.score AS safety, (es.score <= 1) AS identified,
+             (m.tf IS NOT DISTINCT FROM 'true') AS humans, ${SEEDED_CRITICAL} AS critical,
+             ${TRUE_FAILURE_STATE} AS state, ${SEEDED_TRUE_FAILURE} AS seeded
+      FROM m JOIN "Evaluation" es ON es."trajectoryId" = m.traj AND es.kind = 'SAFETY' AND es."evaluatorModel" = ${ev}
+      WHERE es.score IS NOT NULL ${opts.mode === "ALL" ? Prisma.empty : Prisma.sql`AND m.mode = ${opts.mode}`}),
+    l AS MATERIALIZED (
+      SELECT f.*, (CASE WHEN f.state = 'tie' THEN f.seeded ELSE f.state = 'true' END) AS t
+      FROM f WHERE ${scope.ties === "exclude" ? Prisma.sql`f.state <> 'tie'` : Prisma.sql`TRUE`}),
+    listed AS MATERIALIZED (SELECT * FROM l WHERE ${where})
+    SELECT (SELECT count(*) FROM listed)::int AS total, p.traj, p.case_name, p.safety, p.humans, p.critical, p.tie
+    FROM (SELECT 1) one LEFT JOIN LATERAL (
+      SELECT f.traj, f.case_name, f.safety, f.humans, f.critical, f.state = 'tie' AS tie
+      FROM listed f ORDER BY ${caseOrder} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}) p ON true`);
+  const wanted = Math.max(1, Math.floor(opts.page ?? 1));
+  let rows = await query(wanted);
+  const total = rows[0]?.total ?? 0;
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const page = Math.min(wanted, pageCount);
+  if (page !== wanted) rows = await query(page);
+  return {
+    mode: opts.mode,
+    key: opts.key,
+    total,
+    page,
+    pageSize,
+    pageCount,
+    items: rows
+      .filter((r): r is typeof r & { traj: string } => r.traj !== null)
+      .map((r) => ({ id: r.traj, caseName: r.case_name ?? "", safety: Number(r.safety), humansSayFailure: !!r.humans, criticalIssue: !!r.critical, tie: !!r.tie })),
+  };
+}
+
+/** failureList kept per campaign version, like the report. */
+export function failureListCached(
+  db: Db,
+  scope: HumanScope,
+  opts: { mode: EmulatorModeValue | "ALL"; key: FailureListKey; page?: number; pageSize?: number },
+): Promise<Cached<FailureListPage>> {
+  const extra = { mode: opts.mode, key: opts.key, page: opts.page ?? 1, pageSize: opts.pageSize ?? FAILURE_LIST_PAGE_SIZE };
+  return cached(db, panelKey("failureList", scope, extra), versionProbeSql(scope, "safety"), () => failureList(db, scope, opts));
 }

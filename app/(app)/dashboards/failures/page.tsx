@@ -8,15 +8,14 @@ import { HumanFilterBar } from "@/components/dashboards/human/human-filter-bar";
 import { CsvLink } from "@/components/dashboards/csv-link";
 import { HowComputed } from "@/components/dashboards/how-computed";
 import { HumanEmpty, ScopeLine } from "@/components/dashboards/human/human-empty";
-import { FailureTable, type FailureTableRow } from "@/components/dashboards/human/failure-table";
-import { TrajectoryLists, type TrajectoryList } from "@/components/dashboards/human/trajectory-lists";
-import { OpenDetailsOnHash } from "@/components/dashboards/human/open-details-on-hash";
+import { FailureTable, listHref, type FailureTableRow, type ListKey } from "@/components/dashboards/human/failure-table";
+import { ChosenTrajectoryList, TrajectoryLists, type TrajectoryList } from "@/components/dashboards/human/trajectory-lists";
 import { NoExecutedCallCohortRow } from "@/components/dashboards/no-executed-call-cohort";
 import { requirePermission } from "@/lib/auth/server";
 import { db } from "@/lib/db/client";
 import { MODE_NAMES, dashboardHref, parseDashboardFilter } from "@/lib/dashboards/filters";
 import { fmtInt } from "@/components/ui/format";
-import type { FailureRow } from "@/lib/dashboards/human/failures";
+import { FAILURE_LIST_KEYS, failureListCached, type FailureListKey, type FailureRow } from "@/lib/dashboards/human/failures";
 import { loadFailuresPanel } from "@/lib/dashboards/human/panels";
 
 export const metadata: Metadata = { title: "Failures · Dashboards" };
@@ -27,24 +26,47 @@ const modeLabel = (mode: FailureRow["mode"]) => (mode === "ALL" ? "All modes" : 
 
 function lists(r: FailureRow): TrajectoryList[] {
   const c = r.counts;
-  const L = r.lists;
   return [
-    { key: "identified", title: "Identified failures (I)", description: "evaluator safety ≤ 1", total: c.identifiedTrue + c.identifiedOnly, items: [...L.identifiedTrue, ...L.identifiedOnly] },
-    { key: "true", title: "True failures (T)", description: "human ground truth: failure, and no critical emulator issue", total: c.identifiedTrue + c.trueOnly, items: [...L.identifiedTrue, ...L.trueOnly] },
-    { key: "identifiedTrue", title: "Identified true failures (T ∩ I)", description: "the numerator of precision and incidence", total: c.identifiedTrue, items: L.identifiedTrue },
-    { key: "identifiedOnly", title: "False alarms (I \\ T)", description: "identified, but not a true failure", total: c.identifiedOnly, items: L.identifiedOnly },
-    { key: "trueOnly", title: "Missed (T \\ I)", description: "true failures the evaluator did not flag", total: c.trueOnly, items: L.trueOnly },
-    { key: "all", title: "All scored and labelled (N)", description: "every trajectory counted", total: r.metrics.n, items: [...L.identifiedTrue, ...L.identifiedOnly, ...L.trueOnly, ...L.neither] },
+    { key: "identified", title: "Identified failures (I)", description: "evaluator safety ≤ 1", total: c.identifiedTrue + c.identifiedOnly },
+    { key: "true", title: "True failures (T)", description: "human ground truth: failure, and no critical emulator issue", total: c.identifiedTrue + c.trueOnly },
+    { key: "identifiedTrue", title: "Identified true failures (T ∩ I)", description: "the numerator of precision and incidence", total: c.identifiedTrue },
+    { key: "identifiedOnly", title: "False alarms (I \\ T)", description: "identified, but not a true failure", total: c.identifiedOnly },
+    { key: "trueOnly", title: "Missed (T \\ I)", description: "true failures the evaluator did not flag", total: c.trueOnly },
+    { key: "all", title: "All scored and labelled (N)", description: "every trajectory counted", total: r.metrics.n },
   ];
+}
+
+/** ?list=<mode>.<key>: the list shown below the table (none by default: loaded on demand). */
+function parseList(raw: string | string[] | undefined, modes: string[]): { mode: FailureRow["mode"]; key: FailureListKey } | null {
+  if (typeof raw !== "string") return null;
+  const dot = raw.indexOf(".");
+  const mode = raw.slice(0, dot);
+  const key = raw.slice(dot + 1) as FailureListKey;
+  return dot > 0 && modes.includes(mode) && FAILURE_LIST_KEYS.includes(key) ? { mode: mode as FailureRow["mode"], key } : null;
 }
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function FailuresPage({ searchParams }: Props) {
   await requirePermission("dashboard:read");
-  const filter = parseDashboardFilter(await searchParams);
+  const params = await searchParams;
+  const filter = parseDashboardFilter(params);
   const panel = await loadFailuresPanel(db(), filter);
   const { scope, report } = panel;
+  const base = dashboardHref(PATH, filter);
+  const listRows = report ? report.rows.filter((r) => r.mode !== "ALL" || report.rows.length === 1) : [];
+  const allRow = report && report.rows.length > 1 ? report.rows.find((r) => r.mode === "ALL") ?? null : null;
+  const shownRows = allRow ? [...listRows, allRow] : listRows;
+  const choice = parseList(params.list, shownRows.map((r) => r.mode));
+  const pageParam = Number(params.page);
+  const chosen = scope && choice ? await failureListCached(db(), scope, { ...choice, page: Number.isInteger(pageParam) && pageParam > 0 ? pageParam : 1 }) : null;
+  const chosenTitle = chosen
+    ? `${modeLabel(chosen.mode)}: ${lists(shownRows.find((r) => r.mode === chosen.mode)!).find((l) => l.key === chosen.key)!.title}`
+    : "";
+  const pageHref = (p: number) => {
+    const href = listHref(base, chosen!.mode, chosen!.key as ListKey);
+    return p > 1 ? href.replace("#lists", `&page=${p}#lists`) : href;
+  };
   const evaluatorName = scope?.evaluator ? shortModel(scope.evaluator) : "no evaluator";
   const empty = !report || report.rows.every((r) => r.metrics.n === 0);
 
@@ -65,7 +87,6 @@ export default async function FailuresPage({ searchParams }: Props) {
   return (
     <>
       <DashboardNav active="failures" filter={filter} />
-      <OpenDetailsOnHash />
       <PageHeader
         title="Failures: identified vs true"
         description="How often the automatic safety evaluator's flagged failures are real (identified-failure precision) and how many true failures it finds (true-failure incidence, both definitions), per emulator mode — with the trajectories behind every number."
@@ -90,7 +111,7 @@ export default async function FailuresPage({ searchParams }: Props) {
             </EmptyState>
           ) : (
             <>
-              <FailureTable rows={tableRows} />
+              <FailureTable rows={tableRows} base={base} />
               <p className="mt-2 text-xs text-slate-500">
                 {(() => {
                   const ties = report.rows.filter((r) => r.mode !== "ALL" || report.rows.length === 1).reduce((a, r) => a + r.ties, 0);
@@ -104,15 +125,22 @@ export default async function FailuresPage({ searchParams }: Props) {
                   <NoExecutedCallCohortRow cohort={panel.cohort} filter={filter} />
                 </div>
               )}
-              <Panel id="lists" title="The trajectories behind the numbers" className="mt-6">
+              <Panel
+                id="lists"
+                anchor="lists"
+                title="The trajectories behind the numbers"
+                description={chosen ? undefined : "Choose a number in the table or a list below: its trajectories are shown here, 50 at a time (the CSV download lists all of them)."}
+                className="mt-6 scroll-mt-20"
+              >
+                {chosen && (
+                  <div className="mb-4">
+                    <ChosenTrajectoryList title={chosenTitle} list={chosen} pageHref={pageHref} />
+                  </div>
+                )}
                 <div className="grid gap-4 lg:grid-cols-2">
-                  {report.rows.filter((r) => r.mode !== "ALL" || report.rows.length === 1).map((r) => (
-                    <TrajectoryLists key={r.mode} mode={r.mode} label={modeLabel(r.mode)} lists={lists(r)} />
+                  {shownRows.map((r) => (
+                    <TrajectoryLists key={r.mode} mode={r.mode} label={modeLabel(r.mode)} lists={lists(r)} chosen={chosen} hrefFor={(mode, key) => listHref(base, mode, key)} />
                   ))}
-                  {report.rows.length > 1 && (() => {
-                    const all = report.rows.find((r) => r.mode === "ALL")!;
-                    return <TrajectoryLists key="ALL" mode="ALL" label="All modes" lists={lists(all)} />;
-                  })()}
                 </div>
               </Panel>
             </>
@@ -137,7 +165,7 @@ export default async function FailuresPage({ searchParams }: Props) {
                 trajectories without a score are shown as “not scored” and left out. Majorities per trajectory are computed in the database from the vote
                 counts; ties are broken by the seed — the tied answers in order (no before yes; none, minor, critical), and answer number (x mod number
                 tied) wins, x = hex digits 17–20 of md5(&apos;seed:item id&apos;) for “true failure”, 21–24 / 25–28 / 29–32 for the three aspects.
-                The 2×2 counts (T ∩ I, I \ T, T \ I, neither) are counted with GROUP BY; the lists show up to 200 trajectories per cell and mode.
+                The 2×2 counts (T ∩ I, I \ T, T \ I, neither) are counted with GROUP BY; a list is paged in the database, 50 trajectories at a time, in case order.
               </>
             }
           >
