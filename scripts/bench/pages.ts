@@ -21,6 +21,7 @@
 //               connection at a time);
 //   --keep      do not drop the PostgreSQL database (prints its URL, to EXPLAIN queries by hand);
 //   --no-build  serve the .next build as it is (otherwise: built first when the sources changed);
+//   --db <url>  a database an earlier run seeded and kept (--keep): no seeding, not dropped;
 //   --strict    exit 1 when a page misses a goal.
 // On a checkout other people build in, hold their lock: `flock /tmp/next.lock npm run bench:pages …`.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -35,7 +36,7 @@ import { DEMO_USERS, seedDemoUsers } from "@/lib/seed/demo-users";
 import { parseArgs, stringFlag } from "../lib/args";
 import { buildIfNeeded } from "../lib/build";
 import { findFreePort } from "../lib/port";
-import { seedLabelScale } from "./lib/label-scale";
+import { LABEL_SCALE_CAMPAIGN, seedLabelScale } from "./lib/label-scale";
 
 const args = parseArgs(process.argv.slice(2));
 const N = Number(stringFlag(args, "n") ?? 100_000);
@@ -44,13 +45,14 @@ const REPS = Number(stringFlag(args, "reps") ?? 5);
 const ONLY = stringFlag(args, "only")?.split(",").map((s) => s.trim()).filter(Boolean);
 const EMBEDDED = args.flags.embedded === true;
 const pgServer = EMBEDDED ? null : (stringFlag(args, "pg") ?? process.env.BENCH_DATABASE_URL ?? null);
-const KEEP = args.flags.keep === true;
+const REUSE = stringFlag(args, "db");
+const KEEP = args.flags.keep === true || REUSE !== undefined;
 const BUILD = args.flags["no-build"] !== true;
 const STRICT = args.flags.strict === true;
 const GOAL = { warmMs: 1000, firstMs: 2000, bytes: 1024 * 1024 };
 const SECOND_EVALUATOR = "bench-judge-2";
 
-if (!pgServer && !EMBEDDED) {
+if (!pgServer && !EMBEDDED && !REUSE) {
   console.error("Give a PostgreSQL server (--pg postgresql://postgres@127.0.0.1:5432/postgres or BENCH_DATABASE_URL), or --embedded.");
   process.exit(2);
 }
@@ -134,30 +136,43 @@ const fmtBytes = (b: number) => (b >= 1024 * 1024 ? `${(b / 1024 / 1024).toFixed
 const mark = (ok: boolean) => (ok ? "✓" : "✗");
 
 async function main() {
-  const db = await createEmptyDatabase(pgServer, "toolemu_bench_pages");
+  const db = REUSE
+    ? { url: REUSE, kind: "postgres" as const, drop: () => Promise.resolve() }
+    : await createEmptyDatabase(pgServer, "toolemu_bench_pages");
   const where = db.kind === "embedded" ? "embedded PGlite, in memory (served by this process)" : `PostgreSQL ${new URL(db.url).host}${new URL(db.url).pathname}${KEEP ? " (kept)" : " (dropped after)"}`;
   let server: ChildProcess | null = null;
   let failed = false;
   try {
     console.log(`Database: ${where}`);
     const t0 = performance.now();
-    const client = new pg.Client({ connectionString: db.url });
-    await client.connect();
-    let campaignId: string;
-    try {
-      await migrate(client);
-      campaignId = (await seedLabelScale(client, { n: N, annotators: ANNOTATORS })).campaignId;
-      await seedExtras(client, N);
-    } finally {
-      await client.end();
+    let campaignId = LABEL_SCALE_CAMPAIGN;
+    if (!REUSE) {
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      try {
+        await migrate(client);
+        campaignId = (await seedLabelScale(client, { n: N, annotators: ANNOTATORS })).campaignId;
+        await seedExtras(client, N);
+      } finally {
+        await client.end();
+      }
+      const prisma = createPrisma(db.url);
+      try {
+        await seedDemoUsers(prisma);
+      } finally {
+        await prisma.$disconnect();
+      }
+      console.log(`Seeded ${N.toLocaleString("en")} trajectories × 3 labels (${ANNOTATORS} annotators), two evaluators, the demo users in ${((performance.now() - t0) / 1000).toFixed(1)} s.`);
+    } else {
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      try {
+        await migrate(client);
+      } finally {
+        await client.end();
+      }
+      console.log("Reusing the seeded database as it is (--db).");
     }
-    const prisma = createPrisma(db.url);
-    try {
-      await seedDemoUsers(prisma);
-    } finally {
-      await prisma.$disconnect();
-    }
-    console.log(`Seeded ${N.toLocaleString("en")} trajectories × 3 labels (${ANNOTATORS} annotators), two evaluators, the demo users in ${((performance.now() - t0) / 1000).toFixed(1)} s.`);
 
     if (BUILD) buildIfNeeded((l) => console.log(l));
     const port = await findFreePort(12000 + Math.floor(Math.random() * 2000));
