@@ -77,20 +77,20 @@ export const newTrajectoryId = () => `t${randomUUID().replace(/-/g, "")}`;
  * without steps — and fills it: models, endpoints, settings, content hash "emulated:<id>".
  */
 export async function writeStartingTrajectory(db: Db, start: StartingTrajectory, into?: string | null): Promise<string> {
-  let runId = start.runId;
   if (into) {
-    const existing = await db.trajectory.findUnique({ where: { id: into }, select: { origin: true, status: true, runId: true, _count: { select: { steps: true } } } });
-    if (!existing) throw new Error(`Trajectory ${into} does not exist.`);
-    if (existing.origin !== "EMULATED" || existing.status !== "RUNNING" || existing._count.steps > 0) {
-      throw new Error(`Trajectory ${into} cannot be played into: it must be an emulated, RUNNING trajectory without steps.`);
-    }
-    runId ??= existing.runId;
-  } else {
-    into = newTrajectoryId();
-    const params = { id: "$1", caseId: "$2", agentModel: "$3", emulatorModel: "$4", emulatorMode: `$5::"EmulatorMode"`, agentVariant: "$6", agentEndpointId: "$7", emulatorEndpointId: "$8", evaluatorEndpointId: "$9", runId: "$10" };
-    await db.$executeRawUnsafe(startingTrajectoryInsert(params), into, start.caseId, start.agentModel, start.emulatorModel, start.emulatorMode, start.agentVariant, start.agentEndpointId, start.emulatorEndpointId, start.evaluatorEndpointId, start.runId);
+    // One statement: fills the row only if it is one to play into (a null runId keeps the row's).
+    const { runId, ...rest } = start;
+    const columns = { ...rest, ...(runId !== null ? { runId } : {}), origin: "EMULATED" as const, status: "RUNNING" as const, stepCount: 0, raw: {}, startedAt: new Date(), contentHash: `emulated:${into}` };
+    const { count } = await db.trajectory.updateMany({ where: { id: into, origin: "EMULATED", status: "RUNNING", steps: { none: {} } }, data: columns });
+    if (count === 1) return into;
+    const exists = await db.trajectory.count({ where: { id: into } });
+    if (!exists) throw new Error(`Trajectory ${into} does not exist.`);
+    throw new Error(`Trajectory ${into} cannot be played into: it must be an emulated, RUNNING trajectory without steps.`);
   }
-  const columns = { ...start, runId, origin: "EMULATED" as const, status: "RUNNING" as const, stepCount: 0, raw: {}, startedAt: new Date() };
+  into = newTrajectoryId();
+  const params = { id: "$1", caseId: "$2", agentModel: "$3", emulatorModel: "$4", emulatorMode: `$5::"EmulatorMode"`, agentVariant: "$6", agentEndpointId: "$7", emulatorEndpointId: "$8", evaluatorEndpointId: "$9", runId: "$10" };
+  await db.$executeRawUnsafe(startingTrajectoryInsert(params), into, start.caseId, start.agentModel, start.emulatorModel, start.emulatorMode, start.agentVariant, start.agentEndpointId, start.emulatorEndpointId, start.evaluatorEndpointId, start.runId);
+  const columns = { ...start, origin: "EMULATED" as const, status: "RUNNING" as const, stepCount: 0, raw: {}, startedAt: new Date() };
   await db.trajectory.update({ where: { id: into }, data: { ...columns, contentHash: `emulated:${into}` } });
   return into;
 }

@@ -14,6 +14,11 @@
 //   - a call that ends while another call of this process waits for the same endpoint hands its
 //     slot over directly (no database round trip), for at most fairShareMs (default 2 s) of
 //     continuous holding; then the slot goes back to the table, so other processes get a turn;
+//   - a call that ends while nobody here waits keeps its slot idle for idleHoldMs (default 50 ms):
+//     an episode's next call usually follows within a few milliseconds (the step is stored in
+//     between), and takes the slot without a round trip; unused, it goes back to the table;
+//   - background calls (RunOptions.background: evaluations, which no later call of their episode
+//     waits for) get a slot only when no other call of this process waits for the key;
 //   - leases (default 60 s) are renewed for everything this process holds every leaseMs/3; a
 //     process that dies loses its slots when the lease runs out, or at once when a process on
 //     the same host sees that the holder's pid is gone (holder = "host:pid:random").
@@ -34,6 +39,8 @@ export interface DbLimiterOptions {
   holder?: string;
   /** How long a slot may pass from call to call within this process before it is given back. */
   fairShareMs?: number;
+  /** How long a freed slot nobody here waits for stays held for this process's next call (0: given back at once). */
+  idleHoldMs?: number;
 }
 
 export interface DbLimiter extends ConcurrencyLimiter {
@@ -47,6 +54,7 @@ export interface DbLimiter extends ConcurrencyLimiter {
 }
 
 interface Waiter {
+  background: boolean;
   resolve: (slot: number) => void;
   reject: (e: unknown) => void;
   signal?: AbortSignal;
@@ -62,6 +70,8 @@ interface KeyState {
   wake: (() => void) | null;
   /** When this process took each slot it holds from the table. */
   since: Map<number, number>;
+  /** Held slots no call uses now (idleHoldMs), with the timer that gives each back. */
+  idle: Map<number, NodeJS.Timeout>;
 }
 
 function processHolderId(): string {
@@ -97,6 +107,7 @@ export function createDbLimiter(db: Db, options: DbLimiterOptions = {}): DbLimit
   const maxPoll = options.maxPollMs ?? 200;
   const holder = options.holder ?? processHolderId();
   const fairShareMs = options.fairShareMs ?? 2000;
+  const idleHoldMs = options.idleHoldMs ?? 50;
   const keys = new Map<string, KeyState>();
   let stopped = false;
 
@@ -112,7 +123,7 @@ export function createDbLimiter(db: Db, options: DbLimiterOptions = {}): DbLimit
 
   function state(key: string): KeyState {
     let s = keys.get(key);
-    if (!s) keys.set(key, (s = { queue: [], pumping: false, held: 0, limit: 1, ensured: 0, wake: null, since: new Map() }));
+    if (!s) keys.set(key, (s = { queue: [], pumping: false, held: 0, limit: 1, ensured: 0, wake: null, since: new Map(), idle: new Map() }));
     return s;
   }
 
@@ -170,6 +181,8 @@ export function createDbLimiter(db: Db, options: DbLimiterOptions = {}): DbLimit
     let lastReclaim = Date.now();
     try {
       while (s.queue.length && !stopped) {
+        handOutIdle(key, s);
+        if (!s.queue.length) break;
         const room = s.limit - s.held;
         if (room <= 0) {
           await waitForWake(s, maxPoll * 5);
@@ -213,14 +226,45 @@ export function createDbLimiter(db: Db, options: DbLimiterOptions = {}): DbLimit
     }
   }
 
+  /** Whether a held slot may serve another call of this process (within its fair share). */
+  const reusable = (s: KeyState, slot: number) => !stopped && slot < s.limit && Date.now() - (s.since.get(slot) ?? 0) < fairShareMs;
+
+  /** Hands idle held slots to waiters; idle slots past their fair share go back. */
+  function handOutIdle(key: string, s: KeyState) {
+    for (const [slot, timer] of s.idle) {
+      if (!s.queue.length) return;
+      clearTimeout(timer);
+      s.idle.delete(slot);
+      if (!reusable(s, slot)) {
+        giveBack(key, s, slot);
+        continue;
+      }
+      const w = s.queue.shift()!;
+      if (w.onAbort) w.signal?.removeEventListener("abort", w.onAbort);
+      w.resolve(slot);
+    }
+  }
+
   function release(key: string, slot: number) {
     const s = state(key);
-    if (s.queue.length && !stopped && slot < s.limit && Date.now() - (s.since.get(slot) ?? 0) < fairShareMs) {
+    if (s.queue.length && reusable(s, slot)) {
       const w = s.queue.shift()!;
       if (w.onAbort) w.signal?.removeEventListener("abort", w.onAbort);
       w.resolve(slot);
       return;
     }
+    if (idleHoldMs > 0 && reusable(s, slot)) {
+      const t = setTimeout(() => {
+        if (s.idle.delete(slot)) giveBack(key, s, slot);
+      }, idleHoldMs);
+      t.unref();
+      s.idle.set(slot, t);
+      return;
+    }
+    giveBack(key, s, slot);
+  }
+
+  function giveBack(key: string, s: KeyState, slot: number) {
     s.since.delete(slot);
     give(key, slot)
       .catch((e) => console.error("[limiter] could not free an endpoint slot (its lease will run out):", (e as Error).message))
@@ -240,13 +284,13 @@ export function createDbLimiter(db: Db, options: DbLimiterOptions = {}): DbLimit
 
   return {
     holder,
-    async run(key, limit, fn, signal) {
+    async run(key, limit, fn, signal, opts) {
       signal?.throwIfAborted();
       if (stopped) throw new Error("The endpoint limiter is stopped.");
       const s = state(key);
       s.limit = Math.max(1, Math.floor(limit));
       const slot = await new Promise<number>((resolve, reject) => {
-        const w: Waiter = { resolve, reject, signal };
+        const w: Waiter = { resolve, reject, signal, background: !!opts?.background };
         if (signal) {
           w.onAbort = () => {
             const i = s.queue.indexOf(w);
@@ -255,8 +299,11 @@ export function createDbLimiter(db: Db, options: DbLimiterOptions = {}): DbLimit
           };
           signal.addEventListener("abort", w.onAbort, { once: true });
         }
-        s.queue.push(w);
-        void pump(key);
+        // Background waiters queue after every other one.
+        const at = w.background ? -1 : s.queue.findIndex((x) => x.background);
+        s.queue.splice(at === -1 ? s.queue.length : at, 0, w);
+        handOutIdle(key, s);
+        if (s.queue.length) void pump(key);
       });
       try {
         return await fn();
@@ -275,6 +322,8 @@ export function createDbLimiter(db: Db, options: DbLimiterOptions = {}): DbLimit
       stopped = true;
       clearInterval(renew);
       for (const s of keys.values()) {
+        for (const t of s.idle.values()) clearTimeout(t);
+        s.idle.clear();
         for (const w of s.queue.splice(0)) w.reject(new Error("The endpoint limiter stopped."));
         s.wake?.();
       }

@@ -2,17 +2,30 @@
 // cross-process limiter (e.g. PostgreSQL advisory locks or a slots table, for several workers)
 // can replace the in-process semaphore without touching the call path.
 
+export interface RunOptions {
+  /**
+   * Work that may wait (e.g. the evaluations of a finished episode, which nothing else waits
+   * for): served only when no call without it waits for the same key. FIFO within each class.
+   */
+  background?: boolean;
+}
+
 export interface ConcurrencyLimiter {
   /**
-   * Runs fn once fewer than `limit` calls with the same key are running (FIFO). A `signal` that
-   * aborts while waiting rejects with its reason and never runs fn.
+   * Runs fn once fewer than `limit` calls with the same key are running (FIFO; background calls
+   * after the others). A `signal` that aborts while waiting rejects with its reason and never runs fn.
    */
-  run<T>(key: string, limit: number, fn: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+  run<T>(key: string, limit: number, fn: () => Promise<T>, signal?: AbortSignal, opts?: RunOptions): Promise<T>;
+}
+
+/** The same limiter with every call marked background (RunOptions.background). */
+export function backgroundLimiter(l: ConcurrencyLimiter): ConcurrencyLimiter {
+  return { run: (key, limit, fn, signal) => l.run(key, limit, fn, signal, { background: true }) };
 }
 
 interface Slot {
   active: number;
-  waiting: { resolve: () => void; reject: (e: unknown) => void; signal?: AbortSignal; onAbort?: () => void }[];
+  waiting: { resolve: () => void; reject: (e: unknown) => void; signal?: AbortSignal; onAbort?: () => void; background: boolean }[];
 }
 
 /** A semaphore per key, in this process only. The limit of a key is the one passed by the latest call. */
@@ -40,8 +53,9 @@ export function createInProcessLimiter(): ConcurrencyLimiter & { active(key: str
   }
 
   return {
-    async run(key, limit, fn, signal) {
+    async run(key, limit, fn, signal, opts) {
       signal?.throwIfAborted();
+      const background = !!opts?.background;
       limits.set(key, Math.max(1, Math.floor(limit)));
       let slot = slots.get(key);
       if (!slot) slots.set(key, (slot = { active: 0, waiting: [] }));
@@ -49,7 +63,7 @@ export function createInProcessLimiter(): ConcurrencyLimiter & { active(key: str
         slot.active++;
       } else {
         await new Promise<void>((resolve, reject) => {
-          const w: Slot["waiting"][number] = { resolve, reject, signal };
+          const w: Slot["waiting"][number] = { resolve, reject, signal, background };
           if (signal) {
             w.onAbort = () => {
               const i = slot!.waiting.indexOf(w);
@@ -58,7 +72,9 @@ export function createInProcessLimiter(): ConcurrencyLimiter & { active(key: str
             };
             signal.addEventListener("abort", w.onAbort, { once: true });
           }
-          slot!.waiting.push(w);
+          // Background waiters queue after every other one.
+          const at = background ? slot!.waiting.length : slot!.waiting.findIndex((x) => x.background);
+          slot!.waiting.splice(at === -1 ? slot!.waiting.length : at, 0, w);
         });
       }
       try {

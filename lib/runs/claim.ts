@@ -5,6 +5,7 @@
 // keeps the trajectory and the engine resumes it from its stored steps (lib/engine/resume.ts).
 import "server-only";
 import type { Db } from "@/lib/db/client";
+import type { Run } from "@/lib/db/generated/client";
 import { NOW_UTC } from "@/lib/llm/endpoint-limiter";
 import { newTrajectoryId, startingTrajectoryInsert } from "@/lib/engine/trajectory-store";
 import type { ClaimedEpisode } from "./episode-job";
@@ -15,6 +16,7 @@ import type { StoredCriticRunSettings } from "./critic/schemas";
 import { SAGE_EMULATOR_MODEL } from "@/lib/engine/sage-episode";
 import type { SageUnitSpec } from "./sage/unit";
 import type { StoredSageRunSettings } from "./sage/schemas";
+import { storedGate } from "./schemas";
 
 export type ClaimResult = { kind: "claimed"; episode: ClaimedEpisode; runStarted: boolean };
 
@@ -47,6 +49,8 @@ type ClaimRow = {
   evaluation: unknown;
   critic: unknown;
   sage: unknown;
+  emulatorCritiqueRounds: number;
+  loopMode: "TOOLEMU" | "STRICT";
   runStatus: string;
 };
 
@@ -95,7 +99,8 @@ export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions
        SELECT id, "runId", "caseId", "scenarioId", authority, "agentEndpointId", variant, mode, attempts, "trajectoryId", "sourceTrajectoryId", "evalKind", "criticMethod"
        FROM "RunEpisode" WHERE id = $1 AND status = 'QUEUED' FOR UPDATE
      ), run AS (
-       SELECT r.id, r.status::text AS status, r.seed, r."emulatorEndpointId", r."evaluatorEndpointId", r."promptVersions", r.evaluation, r.critic, r.sage
+       SELECT r.id, r.status::text AS status, r.seed, r."emulatorEndpointId", r."evaluatorEndpointId", r."promptVersions", r.evaluation, r.critic, r.sage,
+              r."emulatorCritiqueRounds", r."loopMode"::text AS "loopMode"
        FROM "Run" r JOIN ep ON r.id = ep."runId" WHERE r.status IN ('QUEUED', 'RUNNING') FOR SHARE OF r
      ), waiting AS (
        SELECT t.id FROM "Trajectory" t JOIN ep ON t.id = ep."trajectoryId" WHERE t.status = 'WAITING'
@@ -129,7 +134,8 @@ export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions
      SELECT upd."runId", upd."caseId", upd."scenarioId", upd.authority::text AS authority, upd."agentEndpointId", upd.variant, upd.mode::text AS mode, upd.repeat, upd.trial, upd.attempts, upd."trajectoryId",
             (upd."trajectoryId" IS NOT NULL AND upd."trajectoryId" = upd."previousTrajectoryId") AS resumed,
             upd."sourceTrajectoryId", upd."evalKind"::text AS "evalKind", upd."criticMethod"::text AS "criticMethod",
-            run."emulatorEndpointId", run."evaluatorEndpointId", run.seed, run."promptVersions", run.evaluation, run.critic, run.sage, run.status AS "runStatus"
+            run."emulatorEndpointId", run."evaluatorEndpointId", run.seed, run."promptVersions", run.evaluation, run.critic, run.sage,
+            run."emulatorCritiqueRounds", run."loopMode", run.status AS "runStatus"
      FROM upd JOIN run ON run.id = upd."runId"`,
     runEpisodeId,
     newTrajectoryId(),
@@ -169,6 +175,8 @@ export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions
       resume: r.resumed,
       trajectoryId: r.trajectoryId ?? r.sourceTrajectoryId!,
       workerId: o.workerId,
+      runSettings: { emulatorCritiqueRounds: r.emulatorCritiqueRounds, loopMode: r.loopMode, critic: r.critic as Run["critic"] },
+      gated: !unit && !critic && !sage && storedGate(r.critic) !== null,
     },
   };
 }

@@ -12,7 +12,8 @@ import type { AgentVariant } from "@/lib/trajectory/types";
 import { createModelClient, type ModelClientOptions } from "@/lib/llm/client";
 import { toEndpointSettings } from "@/lib/llm/endpoints";
 import { LlmCallError } from "@/lib/llm/types";
-import type { ConcurrencyLimiter } from "@/lib/llm/limiter";
+import { backgroundLimiter, type ConcurrencyLimiter } from "@/lib/llm/limiter";
+import { batchedCallLog, type CallLogDb } from "./call-log";
 import { failed, type AttemptResult } from "./attempt";
 import type { ClaimedEpisode } from "./episode-job";
 import { playEvaluationUnit } from "./evaluation/unit";
@@ -42,20 +43,29 @@ export function engineRunner(opts: { clientOptions?: Omit<ModelClientOptions, "d
     return out;
   }
 
+  // The clients' LlmCall rows, batched per database (./call-log.ts).
+  const callLogs = new WeakMap<Db, CallLogDb>();
+  const callLog = (db: Db) => {
+    let l = callLogs.get(db);
+    if (!l) callLogs.set(db, (l = batchedCallLog(db)));
+    return l;
+  };
+
   return {
     async play(db: Db, ep: ClaimedEpisode, ctx: { signal: AbortSignal; limiter: ConcurrencyLimiter }): Promise<AttemptResult> {
+      const log = callLog(db);
       if (ep.unit) {
         const id = ep.evaluatorEndpointId;
         const row = id ? (await loadEndpoints(db, [id])).get(id) : undefined;
         if (!row) return failed("bad_request", `The evaluator endpoint ${id ?? "(none)"} no longer exists.`);
-        const client = createModelClient(toEndpointSettings(row), { ...opts.clientOptions, db, limiter: ctx.limiter });
+        const client = createModelClient(toEndpointSettings(row), { ...opts.clientOptions, db: log, limiter: ctx.limiter });
         return playEvaluationUnit(db, ep.runId, ep.unit, client, ctx.signal);
       }
       if (ep.critic) {
         const id = ep.evaluatorEndpointId;
         const row = id ? (await loadEndpoints(db, [id])).get(id) : undefined;
         if (!row) return failed("bad_request", `The critic endpoint ${id ?? "(none)"} no longer exists.`);
-        const client = createModelClient(toEndpointSettings(row), { ...opts.clientOptions, db, limiter: ctx.limiter });
+        const client = createModelClient(toEndpointSettings(row), { ...opts.clientOptions, db: log, limiter: ctx.limiter });
         return playCriticUnit(db, ep.runId, ep.critic, client, ctx.signal);
       }
       if (ep.sage) {
@@ -64,21 +74,22 @@ export function engineRunner(opts: { clientOptions?: Omit<ModelClientOptions, "d
         const byId = await loadEndpoints(db, ids);
         const missing = ids.filter((id) => !byId.has(id));
         if (missing.length) return failed("bad_request", `The model endpoint${missing.length === 1 ? "" : "s"} ${missing.join(", ")} no longer exist${missing.length === 1 ? "s" : ""}.`);
-        const client = (id: string) => createModelClient(toEndpointSettings(byId.get(id)!), { ...opts.clientOptions, db, limiter: ctx.limiter });
+        const client = (id: string) => createModelClient(toEndpointSettings(byId.get(id)!), { ...opts.clientOptions, db: log, limiter: ctx.limiter });
         return playSageUnit(db, ep, ep.sage, { agent: client(ep.agentEndpointId!), attacker: client(st.attackerEndpointId), judges: st.judgeEndpointIds.map(client) }, ctx.signal);
       }
       if (!ep.caseId || !ep.agentEndpointId || !ep.emulatorEndpointId) return failed("internal", "An episode without a case, an agent or an emulator endpoint.", false);
       const agentId = ep.agentEndpointId;
       const emulatorId = ep.emulatorEndpointId;
-      // The run's forced emulator self-critique rounds (0 = off), loop rules and online critic gate.
-      const run = await db.run.findUnique({ where: { id: ep.runId }, select: { emulatorCritiqueRounds: true, loopMode: true, critic: true } });
+      // The run's forced emulator self-critique rounds (0 = off), loop rules and online critic gate
+      // (the claim returns them; a fake claim may not).
+      const run = ep.runSettings ?? (await db.run.findUnique({ where: { id: ep.runId }, select: { emulatorCritiqueRounds: true, loopMode: true, critic: true } }));
       const gate = storedGate(run?.critic);
       const ids = [...new Set([agentId, emulatorId, ...(ep.evaluatorEndpointId ? [ep.evaluatorEndpointId] : []), ...gateEndpointIds(gate)])];
       const byId = await loadEndpoints(db, ids);
-      const client = (id: string) => {
+      const client = (id: string, limiter = ctx.limiter) => {
         const row = byId.get(id);
         if (!row) throw new LlmCallError("bad_request", `The model endpoint ${id} no longer exists.`, 0);
-        return createModelClient(toEndpointSettings(row), { ...opts.clientOptions, db, limiter: ctx.limiter });
+        return createModelClient(toEndpointSettings(row), { ...opts.clientOptions, db: log, limiter });
       };
       let result;
       try {
@@ -89,7 +100,11 @@ export function engineRunner(opts: { clientOptions?: Omit<ModelClientOptions, "d
           seed: ep.seed,
           agent: { client: client(agentId), variant: ep.variant as AgentVariant },
           emulator: { client: client(emulatorId), mode: ep.mode, selfCritiqueRounds: run?.emulatorCritiqueRounds ?? 0 },
-          evaluator: ep.evaluatorEndpointId ? { client: client(ep.evaluatorEndpointId) } : null,
+          // The evaluations are background work for the endpoint's lanes: the agent's and the
+          // emulator's calls go first (each one holds up the rest of its episode; an evaluation
+          // holds up nothing but its own episode's end), so evaluations fill the lanes the
+          // episodes leave free — above all at the end of a run, when fewer episodes than lanes remain.
+          evaluator: ep.evaluatorEndpointId ? { client: client(ep.evaluatorEndpointId, backgroundLimiter(ctx.limiter)) } : null,
           loopMode: run?.loopMode ?? "TOOLEMU",
           ...(await gatedEpisodeOptions(db, gate, ep, client)),
           signal: ctx.signal,

@@ -12,7 +12,7 @@
 // steps, and a lost attempt after a person's answer goes back to that answer (./online-gate.ts).
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import type { Prisma } from "@/lib/db/generated/client";
+import type { Prisma, Run } from "@/lib/db/generated/client";
 import { NOW_UTC } from "@/lib/llm/endpoint-limiter";
 import type { AttemptError } from "./attempt";
 import { rollBackToLastAnswer } from "./online-gate";
@@ -54,6 +54,10 @@ export interface ClaimedEpisode extends EpisodeSpec {
   /** The attempt's own trajectory; for an evaluation unit, the stored trajectory it scores. */
   trajectoryId: string;
   workerId: string;
+  /** The run's settings the engine needs, as the claim read them (absent: read them). */
+  runSettings?: Pick<Run, "emulatorCritiqueRounds" | "loopMode" | "critic">;
+  /** Whether the run has an online critic gate (InferAct trials; ./trials.ts). Absent: look it up. */
+  gated?: boolean;
 }
 
 /** Deletes an attempt's trajectory (cascading steps, evaluations, calls); returns what it had spent. */

@@ -41,15 +41,19 @@ const FENCE = `id = $1 AND "workerId" = $2 AND attempts = $3 AND status = 'RUNNI
  * the episode and the new trial's RunEpisode id, if any.
  */
 export async function markDoneWithTrials(db: Db, ep: ClaimedEpisode): Promise<{ stored: boolean; nextTrialId: string | null }> {
-  return db.$transaction(async (tx) => {
-    const n = await tx.$executeRawUnsafe(
+  const markDone = (q: Pick<Db, "$executeRawUnsafe">) =>
+    q.$executeRawUnsafe(
       `UPDATE "RunEpisode" SET status = 'DONE', "finishedAt" = ${NOW_UTC}, "leaseUntil" = NULL, "lastError" = NULL, "errorKind" = NULL, "updatedAt" = ${NOW_UTC} WHERE ${FENCE}`,
       ep.runEpisodeId,
       ep.workerId,
       ep.attempt,
     );
+  // No trials possible (an evaluation or critic unit, or a run without the gate, as the claim
+  // saw it: a run's gate never changes): the one UPDATE, no transaction.
+  if (ep.unit || ep.critic || ep.gated === false) return { stored: (await markDone(db)) > 0, nextTrialId: null };
+  return db.$transaction(async (tx) => {
+    const n = await markDone(tx);
     if (n === 0) return { stored: false, nextTrialId: null };
-    if (ep.unit || ep.critic) return { stored: true, nextTrialId: null };
     const run = await tx.run.findUnique({ where: { id: ep.runId }, select: { critic: true } });
     const gate = storedGate(run?.critic);
     if (!gate) return { stored: true, nextTrialId: null };

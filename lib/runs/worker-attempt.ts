@@ -109,9 +109,9 @@ async function play(c: AttemptContext, ep: ClaimedEpisode, signal: AbortSignal, 
   let result: AttemptResult;
   try {
     const limiter: ConcurrencyLimiter = {
-      run(key, lim, fn, sig) {
+      run(key, lim, fn, sig, opts) {
         leaveSetup();
-        return c.limiter.run(key, lim, fn, sig);
+        return c.limiter.run(key, lim, fn, sig, opts);
       },
     };
     result = await c.runner.play(c.db, ep, { signal: controller.signal, limiter });

@@ -1,7 +1,7 @@
 // A stored test case with its toolkits and tools, as the engine's CaseSpec.
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import { toolSpecFromRow } from "./tool-spec";
+import { toolSpecFromRow, type ToolRowLike } from "./tool-spec";
 import type { CaseSpec } from "./types";
 
 export interface LoadedCase {
@@ -10,16 +10,42 @@ export interface LoadedCase {
   raw: unknown;
 }
 
-export async function loadCaseSpec(db: Pick<Db, "testCase">, caseId: string): Promise<LoadedCase> {
-  const c = await db.testCase.findUnique({
-    where: { id: caseId },
-    include: {
-      toolkits: {
-        orderBy: { position: "asc" },
-        include: { toolkit: { include: { tools: { orderBy: { position: "asc" } } } } },
-      },
-    },
-  });
+type CaseRow = {
+  id: string;
+  name: string;
+  userInstruction: string;
+  underspecTaskInfo: string[];
+  underspecSafety: string[];
+  expectedAchievements: string[];
+  potentialRiskyOutcomes: string[];
+  potentialRiskyActions: string[];
+  raw: unknown;
+  toolkits: { name: string; nameForModel: string; descriptionForModel: string; tools: ToolRowLike[] }[];
+};
+
+/**
+ * The case, its toolkits (in the case's order) and their tools (in position order) in one
+ * statement: the worker loads one for every episode it starts, and on the embedded database each
+ * round trip waits behind every other connection's.
+ */
+const CASE_SQL = `
+  SELECT json_build_object(
+    'id', c.id, 'name', c.name, 'userInstruction', c."userInstruction", 'underspecTaskInfo', c."underspecTaskInfo",
+    'underspecSafety', c."underspecSafety", 'expectedAchievements', c."expectedAchievements",
+    'potentialRiskyOutcomes', c."potentialRiskyOutcomes", 'potentialRiskyActions', c."potentialRiskyActions", 'raw', c.raw,
+    'toolkits', COALESCE((
+      SELECT json_agg(json_build_object(
+               'name', k.name, 'nameForModel', k."nameForModel", 'descriptionForModel', k."descriptionForModel",
+               'tools', COALESCE((
+                 SELECT json_agg(json_build_object('name', t.name, 'agentName', t."agentName", 'summary', t.summary,
+                                                   'parameters', t.parameters, 'returns', t.returns, 'exceptions', t.exceptions) ORDER BY t.position, t.id)
+                 FROM "Tool" t WHERE t."toolkitId" = k.id), '[]'::json)) ORDER BY ct.position)
+      FROM "TestCaseToolkit" ct JOIN "Toolkit" k ON k.id = ct."toolkitId" WHERE ct."caseId" = c.id), '[]'::json)) AS c
+  FROM "TestCase" c WHERE c.id = $1`;
+
+export async function loadCaseSpec(db: Pick<Db, "$queryRawUnsafe">, caseId: string): Promise<LoadedCase> {
+  const rows = await db.$queryRawUnsafe<{ c: CaseRow }[]>(CASE_SQL, caseId);
+  const c = rows[0]?.c;
   if (!c) throw new Error(`Test case ${caseId} does not exist.`);
   return {
     raw: c.raw,
@@ -32,7 +58,7 @@ export async function loadCaseSpec(db: Pick<Db, "testCase">, caseId: string): Pr
       expectedAchievements: c.expectedAchievements,
       potentialRiskyOutcomes: c.potentialRiskyOutcomes,
       potentialRiskyActions: c.potentialRiskyActions,
-      toolkits: c.toolkits.map(({ toolkit: tk }) => ({
+      toolkits: c.toolkits.map((tk) => ({
         name: tk.name,
         nameForModel: tk.nameForModel,
         descriptionForModel: tk.descriptionForModel,

@@ -6,7 +6,22 @@
 // maxConcurrency C. A worker process (`scripts/worker.ts`, as `npm run worker` starts it) plays a
 // run of all cases × one agent × both emulator modes, evaluated. Printed: the wall time from the
 // run's creation to its end, the LLM calls served, the ideal time (calls × L ÷ C — the endpoint
-// busy all the time), their ratio (goal ≤ 1.10 at C = 16) and the worker's peak memory.
+// busy all the time), their ratio (goals: ≤ 1.10 on PostgreSQL, ≤ 1.25 on the embedded database,
+// at C = 16 and C = 64) and the worker's peak memory.
+//
+// --concurrency takes a list ("16,64", the default): one run each, on a fresh database, then a
+// table of the ratios. The run grows with C (cases × modes × C/16 repeats, --repeats to choose) and
+// so does the worker's concurrency (3 × C, --worker-concurrency to choose), so every C has about
+// the same ideal time and the same share of start and tail in it.
+//
+// --scale: throughput with one worker process against two on the same database when the model is
+// the bottleneck — each worker plays at most --worker-concurrency (default 8) episodes at once, the
+// endpoint allows more than both together (C = 64 by default), so one worker's episodes/hour are
+// capped by latency × its concurrency and a second worker should double them. Prints episodes per
+// hour for 1 and 2 workers and their ratio (--cases 48 by default).
+//
+// --count-queries: counts the worker's SQL statements (a preload wrapping pg's Client.query) and
+// prints them per LLM call, with the most frequent.
 //
 // --sage: a SAGE run instead (issue 14) — the 112 bundled seed scenarios (or --per-subcategory n of
 // each subcategory, seeded) × Trust and Warning, the same endpoint as agent, attacker and judge A,
@@ -14,13 +29,15 @@
 // judge calls. Also checks the designed figures through the SAGE dashboard's query (Trust UTR 1,
 // Warning 0, judge A's ASR = UTR, judge B's 0) and exits 1 if they are not met.
 //
-//   npm run bench:run -- [--pg <postgresql url>] [--latency 200] [--concurrency 16] [--cases 144]
-//                        [--worker-concurrency 48] [--workers 1] [--keep] [--sage [--per-subcategory n]]
+//   npm run bench:run -- [--pg <postgresql url>] [--latency 200] [--concurrency 16,64] [--cases 144] [--repeats n]
+//                        [--worker-concurrency 3×C] [--workers 1] [--keep] [--count-queries] [--sage [--per-subcategory n]]
+//   npm run bench:run -- --scale [--pg <url>] [--latency 200] [--worker-concurrency 8] [--cases 48]
 //
 // Without --pg the database is an in-memory embedded one (PGlite, as `npm start` without
 // DATABASE_URL); with --pg a throwaway database on that server, dropped afterwards.
 import { fork, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
@@ -45,14 +62,18 @@ import { semaphore } from "../lib/semaphore";
 const args = parseArgs(process.argv.slice(2));
 const PG = stringFlag(args, "pg");
 const L = Number(stringFlag(args, "latency") ?? 200);
-const C = Number(stringFlag(args, "concurrency") ?? 16);
-const CASES = Number(stringFlag(args, "cases") ?? 144);
-const WORKER_CONCURRENCY = Number(stringFlag(args, "worker-concurrency") ?? 48);
+const SCALE = !!args.flags.scale;
+const CS = (stringFlag(args, "concurrency") ?? (SCALE ? "64" : "16,64")).split(",").map(Number);
+const CASES = Number(stringFlag(args, "cases") ?? (SCALE ? 48 : 144));
+const REPEATS = stringFlag(args, "repeats") ? Number(stringFlag(args, "repeats")) : null;
+const WORKER_CONCURRENCY = stringFlag(args, "worker-concurrency") ? Number(stringFlag(args, "worker-concurrency")) : SCALE ? 8 : null;
 const WORKERS = Number(stringFlag(args, "workers") ?? 1);
 const KEEP = !!args.flags.keep;
 const SAGE = !!args.flags.sage;
+const COUNT = !!args.flags["count-queries"];
 const PER_SUBCATEGORY = stringFlag(args, "per-subcategory") ? Number(stringFlag(args, "per-subcategory")) : null;
-const GOAL = 1.1;
+const GOAL = PG ? 1.1 : 1.25;
+const COUNTER = path.resolve("scripts/bench/lib/count-queries.mjs");
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -76,10 +97,14 @@ function cpuOf(pid: number): number {
   }
 }
 
-function spawnWorker(url: string): Promise<ChildProcess> {
+function spawnWorker(url: string, concurrency: number, countFile: string | null): Promise<ChildProcess> {
   const child = fork(path.resolve("scripts/worker.ts"), [], {
-    execArgv: ["--import", "tsx", "--conditions=react-server", ...(process.env.BENCH_WORKER_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_WORKER_PROFILE}`] : [])],
-    env: { ...process.env, DATABASE_URL: url, WORKER_CONCURRENCY: String(WORKER_CONCURRENCY), WORKER_POLL_MS: "100", WORKER_DRAIN_SECONDS: "5" },
+    execArgv: [
+      "--import", "tsx", "--conditions=react-server",
+      ...(countFile ? ["--import", COUNTER] : []),
+      ...(process.env.BENCH_WORKER_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_WORKER_PROFILE}`] : []),
+    ],
+    env: { ...process.env, DATABASE_URL: url, WORKER_CONCURRENCY: String(concurrency), WORKER_POLL_MS: "100", WORKER_DRAIN_SECONDS: "5", ...(countFile ? { BENCH_COUNT_QUERIES_FILE: countFile } : {}) },
     stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
   let log = "";
@@ -94,9 +119,21 @@ function spawnWorker(url: string): Promise<ChildProcess> {
   });
 }
 
-async function main() {
+interface Outcome {
+  C: number;
+  workers: number;
+  workerConcurrency: number;
+  episodes: number;
+  calls: number;
+  wall: number;
+  ideal: number;
+  ratio: number;
+}
+
+async function runOnce(C: number, WORKERS: number, WORKER_CONCURRENCY: number, repeats: number): Promise<Outcome> {
   const where = PG ? `PostgreSQL (${new URL(PG).host}, throwaway database)` : "embedded PGlite (in memory)";
-  const what = SAGE ? `SAGE: ${PER_SUBCATEGORY ? `${PER_SUBCATEGORY} per subcategory` : "112 seed scenarios"} × Trust and Warning, 2 judges` : `${CASES} cases × 2 modes`;
+  const what = SAGE ? `SAGE: ${PER_SUBCATEGORY ? `${PER_SUBCATEGORY} per subcategory` : "112 seed scenarios"} × Trust and Warning, 2 judges` : `${CASES} cases × 2 modes${repeats > 1 ? ` × ${repeats} repeats` : ""}`;
+  console.log("");
   console.log(`bench:run — L = ${L} ms, C = ${C}, ${what}, ${WORKERS} worker(s) × ${WORKER_CONCURRENCY} episodes at once, database: ${where}`);
   const empty = await createEmptyDatabase(PG ?? null, "toolemu_bench");
   const sql = new pg.Client({ connectionString: empty.url });
@@ -135,6 +172,7 @@ async function main() {
       }),
   });
   const workers: ChildProcess[] = [];
+  let outcome: Outcome | null = null;
   let boss: Awaited<ReturnType<typeof startBoss>> | null = null;
   try {
     const imported = SAGE ? (await runSageImport(db, [path.resolve("prisma/seed-data/sage")])).written?.scenarios ?? 0 : await importCases(db);
@@ -142,7 +180,8 @@ async function main() {
     const endpoint = await db.modelEndpoint.create({
       data: { name: "bench-loopback", baseUrl: server.url, model: "offline-heuristic", offline: true, cacheEnabled: false, maxConcurrency: C, timeoutMs: 120_000, priceInputPer1k: 0.0005, priceOutputPer1k: 0.0015 },
     });
-    for (let i = 0; i < WORKERS; i++) workers.push(await spawnWorker(empty.url));
+    const countFiles = Array.from({ length: WORKERS }, (_, i) => (COUNT ? path.join(os.tmpdir(), `bench-run-queries-${process.pid}-${C}-${i}.json`) : null));
+    for (let i = 0; i < WORKERS; i++) workers.push(await spawnWorker(empty.url, WORKER_CONCURRENCY, countFiles[i]!));
     boss = await startBoss(empty.url);
     server.resetStats();
     let peakRss = 0;
@@ -152,6 +191,7 @@ async function main() {
 
     const cpu0 = { bench: process.cpuUsage(), workers: workers.map((w) => cpuOf(w.pid!)) };
     const t0 = performance.now();
+    const tWall0 = Date.now();
     // Judge B is its own endpoint row (a verdict is stored per judge model), so it has its own
     // concurrency limit: the C lanes are split — judge B gets its share of the calls (1 in 8).
     const judgeLanes = Math.max(1, Math.round(C / 8));
@@ -169,6 +209,7 @@ async function main() {
       : await createRun(db, null, {
           name: "bench:run",
           cases: CASES >= imported ? { kind: "all" } : { kind: "sample", size: CASES, seed: 1 },
+          repeats,
           agents: [{ endpointId: endpoint.id, variant: "NAIVE" }],
           emulatorEndpointId: endpoint.id,
           evaluatorEndpointId: endpoint.id,
@@ -176,19 +217,25 @@ async function main() {
         }, bossQueue(boss));
     const created = (performance.now() - t0) / 1000;
     let lastPrinted = 0;
+    // One light query every 250 ms (the embedded database runs one statement at a time: the
+    // benchmark's own polling must not weigh on the run); the end is the run's finishedAt, not
+    // when this loop noticed it.
+    let finishedAt: Date | null = null;
     for (;;) {
-      const r = await db.run.findUniqueOrThrow({ where: { id: run.id }, select: { status: true } });
-      if (r.status === "DONE") break;
-      const done = await db.runEpisode.count({ where: { runId: run.id, status: { in: ["DONE", "FAILED"] } } });
-      const line = `  ${((performance.now() - t0) / 1000).toFixed(0)} s: ${done}/${run.episodes} episodes, ${server.stats.completions} calls`;
+      const r = await db.run.findUniqueOrThrow({ where: { id: run.id }, select: { status: true, finishedAt: true } });
+      if (r.status === "DONE") {
+        finishedAt = r.finishedAt;
+        break;
+      }
+      const line = `  ${((performance.now() - t0) / 1000).toFixed(0)} s: ${server.stats.completions} calls`;
       if (process.stderr.isTTY) process.stderr.write(`\r${line}`);
       else if (performance.now() - lastPrinted > 10_000) {
         console.log(line);
         lastPrinted = performance.now();
       }
-      await sleep(100);
+      await sleep(250);
     }
-    const wall = (performance.now() - t0) / 1000;
+    const wall = finishedAt ? (finishedAt.getTime() - tWall0) / 1000 : (performance.now() - t0) / 1000;
     account();
     const firstSec = Math.floor(t0 / 1000);
     const utilisation = busyMs.slice(firstSec).map((ms) => Math.round(((ms ?? 0) / (C * 1000)) * 100));
@@ -216,9 +263,14 @@ async function main() {
     console.log(`  lanes busy (%/s)  ${utilisation.join(" ")}`);
     console.log(`  ideal time        ${ideal.toFixed(1)} s (= ${calls} calls × ${L} ms ÷ ${C})`);
     console.log(`  ratio             ${ratio.toFixed(3)} (goal ≤ ${GOAL}) ${ratio <= GOAL ? "OK" : "ABOVE GOAL"}`);
+    console.log(`  throughput        ${Math.round((run.episodes / wall) * 3600)} episodes/hour`);
     console.log(`  max in flight     ${server.stats.maxInFlight} at the server (limit C = ${C})`);
     console.log(`  worker peak RSS   ${Math.round(hwm)} MiB${WORKERS > 1 ? " (largest of the workers)" : ""}`);
-    console.log(`  CPU               worker ${workerCpu.map((c) => `${c.toFixed(1)} s`).join(" + ")}, this process (loopback server${PG ? "" : " and embedded database"}) ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} s`);
+    const benchCpuS = (benchCpu.user + benchCpu.system) / 1e6;
+    console.log(`  CPU               worker ${workerCpu.map((c) => `${c.toFixed(1)} s`).join(" + ")}, this process (loopback server${PG ? "" : " and embedded database"}) ${benchCpuS.toFixed(1)} s`);
+    const perEpisodeMs = (workerCpu.reduce((a, b) => a + b, 0) * 1000) / run.episodes;
+    console.log(`  CPU per episode   worker ${perEpisodeMs.toFixed(0)} ms${PG ? " (plus PostgreSQL's own)" : `, embedded database and loopback server ${((benchCpuS * 1000) / run.episodes).toFixed(0)} ms`}`);
+    outcome = { C, workers: WORKERS, workerConcurrency: WORKER_CONCURRENCY, episodes: run.episodes, calls, wall, ideal, ratio };
     if (server.stats.maxInFlight > C) process.exitCode = 1;
     if (SAGE) {
       // The designed figures of the offline model, read as the dashboard reads them.
@@ -245,11 +297,56 @@ async function main() {
       w.kill("SIGTERM");
       await new Promise((r) => w.once("exit", r));
     }
+    if (COUNT) printQueryCounts(C, WORKERS, outcome?.calls ?? 0);
     await boss?.stop({ graceful: false, wait: true, timeout: 1000 }).catch(() => {});
     await server.close();
     await db.$disconnect();
     if (!KEEP) await empty.drop();
     else console.log(`  kept the database: ${empty.url}`);
+  }
+  if (!outcome) throw new Error("The run did not finish.");
+  return outcome;
+}
+
+/** The statements the workers sent (--count-queries), per LLM call. */
+function printQueryCounts(C: number, workers: number, calls: number) {
+  const total = new Map<string, number>();
+  for (let i = 0; i < workers; i++) {
+    const file = path.join(os.tmpdir(), `bench-run-queries-${process.pid}-${C}-${i}.json`);
+    try {
+      for (const [k, n] of Object.entries(JSON.parse(readFileSync(file, "utf8")) as Record<string, number>)) total.set(k, (total.get(k) ?? 0) + n);
+      rmSync(file);
+    } catch {
+      console.log(`  (no statement counts from worker ${i + 1})`);
+    }
+  }
+  const sum = [...total.values()].reduce((a, b) => a + b, 0);
+  console.log(`  SQL statements    ${sum} from the worker${workers > 1 ? "s" : ""} (${calls ? (sum / calls).toFixed(2) : "?"} per LLM call); most frequent:`);
+  for (const [k, n] of [...total].sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`    ${String(n).padStart(6)}  ${k}`);
+}
+
+async function main() {
+  if (SCALE) {
+    // The model is the bottleneck: each worker's own concurrency caps it, the endpoint does not.
+    const wc = WORKER_CONCURRENCY!;
+    const one = await runOnce(CS[0]!, 1, wc, REPEATS ?? 1);
+    const two = await runOnce(CS[0]!, 2, wc, REPEATS ?? 1);
+    const perHour = (o: Outcome) => (o.episodes / o.wall) * 3600;
+    console.log("");
+    console.log(`scale — L = ${L} ms, each worker at most ${wc} episodes at once, endpoint C = ${CS[0]}:`);
+    console.log(`  1 worker          ${Math.round(perHour(one))} episodes/hour (${one.episodes} in ${one.wall.toFixed(1)} s)`);
+    console.log(`  2 workers         ${Math.round(perHour(two))} episodes/hour (${two.episodes} in ${two.wall.toFixed(1)} s)`);
+    console.log(`  ratio             ${(perHour(two) / perHour(one)).toFixed(2)} (2 workers ÷ 1; 2.00 = throughput doubles)`);
+    return;
+  }
+  const outcomes: Outcome[] = [];
+  for (const C of CS) outcomes.push(await runOnce(C, WORKERS, WORKER_CONCURRENCY ?? 3 * C, REPEATS ?? (SAGE ? 1 : Math.max(1, Math.round(C / 16)))));
+  if (outcomes.length > 1) {
+    console.log("");
+    console.log(`summary — L = ${L} ms, database: ${PG ? "PostgreSQL" : "embedded PGlite"} (goal ≤ ${GOAL})`);
+    for (const o of outcomes) {
+      console.log(`  C = ${String(o.C).padEnd(3)} ${String(o.episodes).padStart(5)} episodes, ${String(o.calls).padStart(6)} calls: wall ${o.wall.toFixed(1)} s, ideal ${o.ideal.toFixed(1)} s, ratio ${o.ratio.toFixed(3)} ${o.ratio <= GOAL ? "OK" : "ABOVE GOAL"}`);
+    }
   }
 }
 
