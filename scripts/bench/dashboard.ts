@@ -4,18 +4,20 @@
 // shared with bench:pages), so seeding 100,000 × 3 takes seconds, not an import. Then, in the same run and
 // on the same rows, it times
 //   (a) the agreement dashboard's server work for evaluator vs human, as the page runs it:
-//       `evaluatorVsHumanCached` — the version probe of the campaign's labels and the evaluator's
-//       scores (lib/dashboards/human/cache.ts), then either the panel kept for that version (WARM)
-//       or `evaluatorVsHuman` (COLD: one SQL statement: per-item vote vectors → majority with the
+//       `evaluatorVsHumanCached` — the version probe (two counters the database bumps with every
+//       change of the campaign's labels and the evaluator's scores, lib/dashboards/human/cache.ts),
+//       then either the panel kept for that version (WARM) or `evaluatorVsHuman` (COLD: one SQL
+//       statement: the per-item vote vectors the database keeps ("ItemVote") → majority with the
 //       seeded tie-break → label-pair counts for safety / helpfulness × 0..3 / binarized; then κ,
 //       raw agreement, marginals and 1,000 bootstrap resamples per matrix in memory). Cold is
 //       timed with the cache emptied before each repetition, so every cold figure is a full
 //       computation; the very first request (cold database caches too) is shown on its own;
 //   (b) ONE raw SQL aggregate over the same label rows (GROUP BY the safety value, count(*)),
 // several repetitions each (after a warm-up), alternating, and prints the p50s and the ratios
-// warm / raw — THE ratio of the goal (≤ 2): what a dashboard request costs while the campaign's
-// labels and scores do not change — and cold / raw (the request right after a label is submitted
-// or revised, or scores are imported). Last, it revises one item's labels and checks that the next
+// warm / raw and cold / raw (the request right after a label is submitted or revised, or scores
+// are imported) — the goal (issue 19 #1) is cold ≤ 2 × raw, with a probe that costs the same
+// whatever the campaign's size. It checks that the vote tables the database filled while seeding
+// equal what the labels' JSON gives. Last, it revises one item's labels and checks that the next
 // request recomputes (a miss) and returns the same numbers as an uncached computation.
 // Usage:
 //   npm run bench:dashboard -- [--n 100000] [--reps 7] [--annotators 12] [--resamples 1000]
@@ -23,7 +25,7 @@
 //   --pg     a throwaway database is created on that PostgreSQL server and dropped afterwards;
 //            default: an in-memory embedded PGlite (in this process).
 //   --keep   do not drop the PostgreSQL database (prints its URL, to EXPLAIN queries by hand).
-//   --strict exit 1 when the (warm) ratio misses the goal.
+//   --strict exit 1 when the cold or the warm ratio misses the goal.
 //   --page   also time the rest of the agreement page (human vs human: pairwise κ, leave-one-out
 //            κ, α), cold once and warm, and the page's whole query function (loadAgreementPanel,
 //            warm) — informational, not part of the ratio.
@@ -39,6 +41,7 @@ import { humanAgreementCached } from "@/lib/dashboards/human/human-vs-human";
 import { loadAgreementPanel } from "@/lib/dashboards/human/panels";
 import { resolveHumanScope, type HumanScope } from "@/lib/dashboards/human/scope";
 import { packedVotesSql } from "@/lib/dashboards/human/score-votes";
+import { voteTableDifferences } from "@/lib/dashboards/human/votes";
 import { parseArgs, stringFlag } from "../lib/args";
 import { seedLabelScale, LABEL_SCALE_CAMPAIGN, LABEL_SCALE_EVALUATOR } from "./lib/label-scale";
 
@@ -180,6 +183,10 @@ async function main() {
     const coldSql = p50(tColdSql);
     const ratio = warm / rawMs;
     const coldRatio = cold / rawMs;
+    const diff = await voteTableDifferences(prisma, scope);
+    if (diff.labelMismatches.length || diff.itemMismatches.length || diff.labels !== 3 * N) {
+      throw new Error(`the vote tables differ from the labels' JSON: ${diff.labelMismatches.length} labels, ${diff.itemMismatches.length} items (of ${diff.labels} labels)`);
+    }
 
     // Invalidation: revise item 0's three labels (all now say "likely severe risk"), then ask again.
     await prisma.$executeRaw`UPDATE "Assignment" SET values = jsonb_set(values, '{safety}', '"likely_severe_risk"'), "updatedAt" = now()
@@ -202,12 +209,13 @@ async function main() {
       `dashboard warm evaluatorVsHumanCached, cache hit: p50 ${warm.toFixed(1)} ms  (of which the version probe p50 ${p50(tProbe).toFixed(1)} ms)`,
       `dashboard cold evaluatorVsHumanCached, cache emptied: p50 ${cold.toFixed(1)} ms  (probe p50 ${p50(tColdProbe).toFixed(1)} ms + SQL p50 ${coldSql.toFixed(1)} ms + κ/CIs, ` +
         `${RESAMPLES} resamples × 4 matrices); very first request ${tFirst.toFixed(1)} ms`,
-      `ratio          warm / raw ${ratio.toFixed(2)}  (THE ratio; goal ≤ ${GOAL}: ${ratio <= GOAL ? "met" : "MISSED"})    cold / raw ${coldRatio.toFixed(2)}  (after any change of the labels or scores)`,
+      `ratio          cold / raw ${coldRatio.toFixed(2)}  (after any change of the labels or scores; goal ≤ ${GOAL}: ${coldRatio <= GOAL ? "met" : "MISSED"})    warm / raw ${ratio.toFixed(2)}  (goal ≤ ${GOAL}: ${ratio <= GOAL ? "met" : "MISSED"})`,
       `where it goes  (diagnostics, same run, p50) per-item GROUP BY count ${p50(tItems).toFixed(1)} ms; ` +
-        `the dashboard's first step alone (per-item packed vote vectors from both JSON fields) ${p50(tVotes).toFixed(1)} ms; ` +
+        `the dashboard's first step alone (the campaign's per-item vote vectors, "ItemVote") ${p50(tVotes).toFixed(1)} ms; ` +
         `the rest of the cold SQL (majorities, ties, joins to items and the evaluator's 2 scores, final count) ≈ ${(coldSql - p50(tVotes)).toFixed(1)} ms`,
       `reps           ${REPS}; raw ms ${f(tRaw)}; warm ms ${f(tWarm)}; cold ms ${f(tCold)}`,
       `invalidation   after revising item 0's 3 labels: ${after.cache.status}, recomputed in ${tAfter.toFixed(0)} ms, equal to an uncached computation; numbers ${changed ? "changed" : "UNCHANGED"}`,
+      `vote tables    equal to the labels' JSON: ${diff.labels.toLocaleString("en-US")} labels, ${diff.items.toLocaleString("en-US")} items`,
       `check          safety κ categorical ${k.categorical.value?.toFixed(4)}, quadratic ${k.quadratic.value?.toFixed(4)}, binarized ${first.safety.binarized.summary.kappa.binarized.value?.toFixed(4)}; ties ${first.safety.score.ties}`,
     ];
     if (PAGE) {
@@ -222,7 +230,7 @@ async function main() {
     }
     if (KEEP && pgServer) lines.push(`kept           ${db.url}`);
     console.log(`\nAgreement dashboard benchmark\n${lines.map((l) => `  ${l}`).join("\n")}`);
-    if (STRICT && ratio > GOAL) process.exitCode = 1;
+    if (STRICT && (coldRatio > GOAL || ratio > GOAL)) process.exitCode = 1;
   } finally {
     await prisma.$disconnect();
     await db.drop();

@@ -39,12 +39,16 @@ export interface EvaluatorVsHuman {
 /**
  * The one statement behind evaluatorVsHuman. It returns the joint counts of (evaluator safety,
  * evaluator helpfulness, the four majorities, the four tie flags) — a few hundred rows at most —
- * which evaluatorVsHuman sums into the four confusion matrices.
+ * which evaluatorVsHuman sums into the four confusion matrices (a combination may come in more
+ * than one row: the counts add up).
  *   votes: one packed vote vector per item, as the database keeps it ("ItemVote", ./votes.ts);
  *   pv:    per DISTINCT vector, each field's unique majority, or the bitmask of the tied labels;
- *   items: each item with its vector's row, and the tie digest (md5) only if something ties —
- *          OFFSET 0 keeps the digest computed once per item, not once per use;
- *   then the evaluator's two scores of the item's trajectory are joined and everything is counted.
+ *   j:     each item with the evaluator's two scores of its trajectory and its adjudication;
+ *   plain: the items without a tie and without an adjudication — their ground truth is their
+ *          vector's majority, so they are counted per (vector, scores) and the majority joined once
+ *          per group, not per item;
+ *   items: the others, one by one: the tie digest (md5) only if something ties — OFFSET 0 keeps
+ *          it computed once per item, not once per use — then the adjudication or the tie-break.
  */
 function evaluatorVsHumanSql(scope: HumanScope): Prisma.Sql {
   const { seed, evaluator } = scope;
@@ -53,16 +57,25 @@ function evaluatorVsHumanSql(scope: HumanScope): Prisma.Sql {
   return Prisma.sql`
     WITH votes AS (${packedVotesSql(scope)}),
     pv AS MATERIALIZED (SELECT d.p, ${pvColumns(votes, Prisma.sql`d.p`)} FROM (SELECT DISTINCT p FROM votes) d),
+    pt AS MATERIALIZED (SELECT pv.p, (${anyTie(votes, "pv")}) AS tie FROM pv),
+    j AS MATERIALIZED (
+      SELECT v.item, v.p, pt.tie, es.score AS es, eh.score AS eh, ad."values" AS adj
+      FROM votes v JOIN pt ON pt.p = v.p
+      LEFT JOIN "Adjudication" ad ON ad."itemId" = v.item
+      LEFT JOIN "Evaluation" es ON es."trajectoryId" = v.traj AND es.kind = 'SAFETY' AND es."evaluatorModel" = ${ev}
+      LEFT JOIN "Evaluation" eh ON eh."trajectoryId" = v.traj AND eh.kind = 'HELPFULNESS' AND eh."evaluatorModel" = ${ev}),
+    plain AS (SELECT j.p, j.es, j.eh, count(*)::int AS n FROM j WHERE NOT j.tie AND j.adj IS NULL GROUP BY 1, 2, 3),
     items AS (
-      SELECT v.item, v.traj, pv.*, ad."values" AS adj, CASE WHEN ${anyTie(votes, "pv")} THEN ${tieDigest(seed, Prisma.sql`v.item`)} END AS h
-      FROM votes v JOIN pv ON pv.p = v.p LEFT JOIN "Adjudication" ad ON ad."itemId" = v.item OFFSET 0),
-    m AS (SELECT i.item, i.traj, ${winnerColumns(votes, "i", Prisma.sql`i.h`, Prisma.sql`i.adj`)} FROM items i)
-    SELECT es.score AS es, eh.score AS eh, m.ms::int AS ms, m.ts, m.ks, m.mh::int AS mh, m.th, m.kh,
+      SELECT j.es, j.eh, pv.*, j.adj, CASE WHEN j.tie THEN ${tieDigest(seed, Prisma.sql`j.item`)} END AS h
+      FROM j JOIN pv ON pv.p = j.p WHERE j.tie OR j.adj IS NOT NULL OFFSET 0),
+    m AS (SELECT i.es, i.eh, ${winnerColumns(votes, "i", Prisma.sql`i.h`, Prisma.sql`i.adj`)} FROM items i)
+    SELECT m.es, m.eh, m.ms::int AS ms, m.ts, m.ks, m.mh::int AS mh, m.th, m.kh,
            m.msb::int AS msb, m.tsb, m.ksb, m.mhb::int AS mhb, m.thb, m.khb, count(*)::int AS n
     FROM m
-    LEFT JOIN "Evaluation" es ON es."trajectoryId" = m.traj AND es.kind = 'SAFETY' AND es."evaluatorModel" = ${ev}
-    LEFT JOIN "Evaluation" eh ON eh."trajectoryId" = m.traj AND eh.kind = 'HELPFULNESS' AND eh."evaluatorModel" = ${ev}
-    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14`;
+    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14
+    UNION ALL
+    SELECT plain.es, plain.eh, pv.ms::int, false, 0, pv.mh::int, false, 0, pv.msb::int, false, 0, pv.mhb::int, false, 0, plain.n
+    FROM plain JOIN pv ON pv.p = plain.p`;
 }
 
 type EvhRow = {

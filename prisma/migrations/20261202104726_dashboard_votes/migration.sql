@@ -107,14 +107,18 @@ CREATE FUNCTION dashboard_refresh_items(items text[]) RETURNS void LANGUAGE sql 
 $$;
 
 -- Labels (SUBMITTED assignments, by id) → their LabelVote rows, scored by their campaign's form.
+-- (Joins with unnest, never "= ANY (ids)": a seeded campaign passes 300,000 ids.)
 CREATE FUNCTION dashboard_write_label_votes(ids text[]) RETURNS void LANGUAGE sql AS $$
+  WITH a AS MATERIALIZED (
+    SELECT a.id, a."campaignId", a."itemId", a."annotatorId", a."values"
+    FROM (SELECT DISTINCT id FROM unnest(ids) id) i JOIN "Assignment" a ON a.id = i.id WHERE a.status = 'SUBMITTED'),
+  m AS MATERIALIZED (
+    SELECT c.id, dashboard_score_map(c."labelSchema", 'safety') AS smap, dashboard_score_map(c."labelSchema", 'helpfulness') AS hmap
+    FROM "Campaign" c WHERE c.id IN (SELECT DISTINCT a."campaignId" FROM a))
   INSERT INTO "LabelVote"("assignmentId", "campaignId", "itemId", "annotatorId", s, h, sh, ft)
   SELECT a.id, a."campaignId", a."itemId", a."annotatorId", v.s, v.h, v.sh, v.ft
-  FROM "Assignment" a
-  JOIN (SELECT c.id, dashboard_score_map(c."labelSchema", 'safety') AS smap, dashboard_score_map(c."labelSchema", 'helpfulness') AS hmap
-        FROM "Campaign" c WHERE c.id IN (SELECT DISTINCT x."campaignId" FROM "Assignment" x WHERE x.id = ANY (ids))) m ON m.id = a."campaignId"
-  CROSS JOIN LATERAL dashboard_label_votes(a."values", m.smap, m.hmap) v
-  WHERE a.id = ANY (ids) AND a.status = 'SUBMITTED'
+  FROM a JOIN m ON m.id = a."campaignId" CROSS JOIN LATERAL dashboard_label_votes(a."values", m.smap, m.hmap) v
+  ORDER BY a.id
   ON CONFLICT ("assignmentId") DO UPDATE SET "campaignId" = EXCLUDED."campaignId", "itemId" = EXCLUDED."itemId", "annotatorId" = EXCLUDED."annotatorId",
     s = EXCLUDED.s, h = EXCLUDED.h, sh = EXCLUDED.sh, ft = EXCLUDED.ft
 $$;
@@ -146,7 +150,7 @@ BEGIN
   INTO gone, added, items, campaigns FROM ch;
   IF items IS NULL THEN RETURN NULL; END IF;
   PERFORM dashboard_bump(campaigns);
-  IF gone IS NOT NULL THEN DELETE FROM "LabelVote" WHERE "assignmentId" = ANY (gone); END IF;
+  IF gone IS NOT NULL THEN DELETE FROM "LabelVote" lv USING unnest(gone) g(id) WHERE lv."assignmentId" = g.id; END IF;
   IF added IS NOT NULL THEN PERFORM dashboard_write_label_votes(added); END IF;
   PERFORM dashboard_refresh_items(items);
   RETURN NULL;
@@ -158,7 +162,7 @@ BEGIN
   SELECT array_agg(id), array_agg(DISTINCT "itemId"), array_agg(DISTINCT 'campaign:' || "campaignId") INTO ids, items, campaigns FROM ot WHERE status = 'SUBMITTED';
   IF ids IS NULL THEN RETURN NULL; END IF;
   PERFORM dashboard_bump(campaigns);
-  DELETE FROM "LabelVote" WHERE "assignmentId" = ANY (ids);
+  DELETE FROM "LabelVote" lv USING unnest(ids) g(id) WHERE lv."assignmentId" = g.id;
   PERFORM dashboard_refresh_items(items);
   RETURN NULL;
 END $$;
