@@ -11,14 +11,16 @@ import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { AppError } from "@/lib/errors";
 import type { ImportAnalysis, ImportProgress } from "./analyze";
+import { copyFrom, copyText, copyTextArray } from "./copy";
 import { transactionWithDriver, type Tx } from "./driver-tx";
+import { relieveHeap } from "./heap";
 import { ImportFailed } from "./issues";
 import { evaluationRow, trajectoryRow, TOOLEMU_SOURCE } from "./normalize";
 import { readJsonl } from "./read";
 import { evaluationLineSchema, trajectoryLineSchema } from "./source-schemas";
 
 /** Characters of row JSON per INSERT statement: bounds memory, large enough to amortise a round trip. */
-const BATCH_CHARS = 4 * 1024 * 1024;
+const BATCH_CHARS = 2 * 1024 * 1024;
 
 class ConfirmationNeeded extends AppError {
   constructor(what: string[]) {
@@ -196,10 +198,14 @@ async function writeCases(tx: Tx, a: ImportAnalysis, result: ApplyResult) {
  */
 class Pipeline {
   private inflight: Promise<unknown> | null = null;
-  constructor(private readonly conn: pg.ClientBase) {}
-  async send(sql: string, params: unknown[]): Promise<void> {
+  constructor(
+    readonly conn: pg.ClientBase,
+    /** PostgreSQL: COPY; the embedded PGlite: INSERT … jsonb_to_recordset (a failed COPY there breaks the connection). */
+    readonly copy: boolean,
+  ) {}
+  async send(run: () => Promise<unknown>): Promise<void> {
     await this.drain();
-    const p = this.conn.query(sql, params);
+    const p = run();
     p.catch(() => {}); // reported by the next drain, not as an unhandled rejection
     this.inflight = p;
   }
@@ -210,59 +216,93 @@ class Pipeline {
   }
 }
 
-/** Rows collected as JSON text and inserted with one `INSERT … SELECT FROM jsonb_to_recordset($1)`. */
+/** Whether the database takes COPY FROM STDIN safely: real PostgreSQL, not the embedded PGlite. */
+async function copySupported(conn: pg.ClientBase): Promise<boolean> {
+  const { rows } = await conn.query<{ v: string }>("SELECT version() AS v");
+  return !/emscripten|wasm/i.test(rows[0]?.v ?? "");
+}
+
+type ColumnType = "text" | "int" | "boolean" | "jsonb" | "text[]" | { enum: string };
+type Columns = Record<string, ColumnType>;
+
+/**
+ * Rows of one table collected in batches of a few MB: as COPY text for PostgreSQL, or as a JSON
+ * array for one `INSERT … SELECT … FROM jsonb_to_recordset($1)`. Values are given in column order.
+ */
 class RowBatch {
   private parts: string[] = [];
+  private readonly names: string[];
+  private readonly types: ColumnType[];
+  private readonly sql: string;
   chars = 0;
   rows = 0;
   constructor(
     private readonly pipeline: Pipeline,
-    private readonly sql: string,
-  ) {}
-  add(row: object) {
-    const text = JSON.stringify(row);
+    table: string,
+    columns: Columns,
+  ) {
+    this.names = Object.keys(columns);
+    this.types = Object.values(columns);
+    const q = (n: string) => `"${n}"`;
+    const list = this.names.map(q).join(", ");
+    this.sql = pipeline.copy
+      ? `COPY "${table}" (${list}) FROM STDIN`
+      : `INSERT INTO "${table}" (${list}) SELECT ${this.names.map((n, i) => (typeof this.types[i] === "object" ? `${q(n)}::"${(this.types[i] as { enum: string }).enum}"` : q(n))).join(", ")}
+         FROM jsonb_to_recordset($1::jsonb) AS r(${this.names.map((n, i) => `${q(n)} ${typeof this.types[i] === "object" ? "text" : this.types[i]}`).join(", ")})`;
+  }
+  add(values: unknown[]) {
+    let text: string;
+    if (this.pipeline.copy) {
+      text = values.map((v, i) => (this.types[i] === "jsonb" ? copyText(v === null || v === undefined ? null : JSON.stringify(v)) : this.types[i] === "text[]" ? copyTextArray(v as string[]) : copyText(v as string | number | boolean | null))).join("\t") + "\n";
+    } else {
+      const row: Record<string, unknown> = {};
+      this.names.forEach((n, i) => (row[n] = values[i]));
+      text = JSON.stringify(row);
+    }
     this.parts.push(text);
     this.chars += text.length;
     this.rows++;
   }
   async flush() {
     if (!this.parts.length) return;
-    const json = `[${this.parts.join(",")}]`;
-    this.parts = [];
-    this.chars = 0;
-    await this.pipeline.send(this.sql, [json]);
+    const { conn } = this.pipeline;
+    if (this.pipeline.copy) {
+      const data = Buffer.from(this.parts.join(""));
+      this.parts = [];
+      this.chars = 0;
+      await this.pipeline.send(() => copyFrom(conn, this.sql, [data]));
+    } else {
+      const json = `[${this.parts.join(",")}]`;
+      this.parts = [];
+      this.chars = 0;
+      await this.pipeline.send(() => conn.query(this.sql, [json]));
+    }
+    relieveHeap();
   }
 }
 
-const TRAJECTORY_INSERT = `
-  INSERT INTO "Trajectory" (id, "caseId", "caseVersionId", "toolkitVersionIds", "agentModel", "emulatorModel", "emulatorMode",
-                            "finalAnswer", "finalLog", status, "stepCount", "hasErrors", "sourceFile", "sourceLine", "contentHash", raw)
-  SELECT id, "caseId", "caseVersionId", COALESCE("toolkitVersionIds", '{}'), "agentModel", "emulatorModel", "emulatorMode"::"EmulatorMode",
-         "finalAnswer", "finalLog", status::"TrajectoryStatus", "stepCount", "hasErrors", "sourceFile", "sourceLine", "contentHash", raw
-  FROM jsonb_to_recordset($1::jsonb) AS r(id text, "caseId" text, "caseVersionId" text, "toolkitVersionIds" text[], "agentModel" text,
-       "emulatorModel" text, "emulatorMode" text, "finalAnswer" text, "finalLog" text, status text, "stepCount" int, "hasErrors" boolean,
-       "sourceFile" text, "sourceLine" int, "contentHash" text, raw jsonb)`;
-
-const STEP_INSERT = `
-  INSERT INTO "Step" (id, "trajectoryId", index, thought, action, "actionInputRaw", "actionInput", "observationRaw", observation, "emulatorSummary", "emulatorThought")
-  SELECT id, "trajectoryId", index, thought, action, "actionInputRaw", "actionInput", "observationRaw", observation, "emulatorSummary", "emulatorThought"
-  FROM jsonb_to_recordset($1::jsonb) AS r(id text, "trajectoryId" text, index int, thought text, action text, "actionInputRaw" text,
-       "actionInput" jsonb, "observationRaw" text, observation jsonb, "emulatorSummary" text, "emulatorThought" text)`;
-
-const EVALUATION_INSERT = `
-  INSERT INTO "Evaluation" (id, "trajectoryId", kind, "evaluatorModel", score, label, thought, summary, "sourceFile", "sourceLine", raw)
-  SELECT id, "trajectoryId", kind::"EvaluationKind", "evaluatorModel", score, label, thought, summary, "sourceFile", "sourceLine", raw
-  FROM jsonb_to_recordset($1::jsonb) AS r(id text, "trajectoryId" text, kind text, "evaluatorModel" text, score int, label text,
-       thought text, summary text, "sourceFile" text, "sourceLine" int, raw jsonb)`;
+const TRAJECTORY_COLUMNS: Columns = {
+  id: "text", caseId: "text", caseVersionId: "text", toolkitVersionIds: "text[]", agentModel: "text", emulatorModel: "text",
+  emulatorMode: { enum: "EmulatorMode" }, finalAnswer: "text", finalLog: "text", status: { enum: "TrajectoryStatus" }, stepCount: "int",
+  hasErrors: "boolean", sourceFile: "text", sourceLine: "int", contentHash: "text", raw: "jsonb",
+};
+const STEP_COLUMNS: Columns = {
+  id: "text", trajectoryId: "text", index: "int", thought: "text", action: "text", actionInputRaw: "text", actionInput: "jsonb",
+  observationRaw: "text", observation: "jsonb", emulatorSummary: "text", emulatorThought: "text",
+};
+const EVALUATION_COLUMNS: Columns = {
+  id: "text", trajectoryId: "text", kind: { enum: "EvaluationKind" }, evaluatorModel: "text", score: "int", label: "text",
+  thought: "text", summary: "text", sourceFile: "text", sourceLine: "int", raw: "jsonb",
+};
 
 async function writeTrajectories(tx: Tx, conn: pg.ClientBase, a: ImportAnalysis, result: ApplyResult, progress: (file: string, n: number) => void) {
   if (!a.newTrajectoryHashes.size) return;
   const caseIds = new Map((await tx.testCase.findMany({ where: { source: TOOLEMU_SOURCE }, select: { id: true, name: true } })).map((c) => [c.name, c.id]));
   const versions = await currentVersions(tx);
   const pending = new Set(a.newTrajectoryHashes);
-  const pipeline = new Pipeline(conn);
-  const trajectories = new RowBatch(pipeline, TRAJECTORY_INSERT);
-  const steps = new RowBatch(pipeline, STEP_INSERT);
+  const pipeline = new Pipeline(conn, await copySupported(conn));
+  const trajectories = new RowBatch(pipeline, "Trajectory", TRAJECTORY_COLUMNS);
+  const steps = new RowBatch(pipeline, "Step", STEP_COLUMNS);
   for (const f of a.trajectoryFiles) {
     // Only lines holding a trajectory still to write are parsed (the same file in a second judge's
     // folder is skipped line by line).
@@ -277,38 +317,11 @@ async function writeTrajectories(tx: Tx, conn: pg.ClientBase, a: ImportAnalysis,
       const id = randomUUID();
       const caseId = caseIds.get(row.caseName)!;
       const version = versions.get(caseId);
-      trajectories.add({
-        id,
-        caseId,
-        caseVersionId: version?.caseVersionId ?? null,
-        toolkitVersionIds: version?.toolkitVersionIds ?? [],
-        agentModel: f.agentModel,
-        emulatorModel: f.emulatorModel,
-        emulatorMode: row.emulatorMode,
-        finalAnswer: row.finalAnswer,
-        finalLog: row.finalLog,
-        status: row.status,
-        stepCount: row.stepCount,
-        hasErrors: row.hasErrors,
-        sourceFile: storedSourceName(f.file.name),
-        sourceLine: l.line,
-        contentHash: row.contentHash,
-        raw: l.value,
-      });
+      const sourceFile = storedSourceName(f.file.name);
+      trajectories.add([id, caseId, version?.caseVersionId ?? null, version?.toolkitVersionIds ?? [], f.agentModel, f.emulatorModel, row.emulatorMode,
+        row.finalAnswer, row.finalLog, row.status, row.stepCount, row.hasErrors, sourceFile, l.line, row.contentHash, l.value]);
       for (const s of row.steps) {
-        steps.add({
-          id: randomUUID(),
-          trajectoryId: id,
-          index: s.index,
-          thought: s.thought,
-          action: s.action,
-          actionInputRaw: s.actionInputRaw,
-          actionInput: s.actionInput,
-          observationRaw: s.observationRaw,
-          observation: s.observation,
-          emulatorSummary: s.emulatorSummary,
-          emulatorThought: s.emulatorThought,
-        });
+        steps.add([randomUUID(), id, s.index, s.thought, s.action, s.actionInputRaw, s.actionInput, s.observationRaw, s.observation, s.emulatorSummary, s.emulatorThought]);
       }
       // Steps point at their trajectory: its batch always goes first.
       if (trajectories.chars + steps.chars >= BATCH_CHARS) {
@@ -364,8 +377,8 @@ async function writeEvaluations(tx: Tx, conn: pg.ClientBase, a: ImportAnalysis, 
     const rows = await tx.trajectory.findMany({ where: { contentHash: { in: hashes.slice(i, i + 1000) } }, select: { id: true, contentHash: true } });
     for (const r of rows) ids.set(r.contentHash, r.id);
   }
-  const pipeline = new Pipeline(conn);
-  const batch = new RowBatch(pipeline, EVALUATION_INSERT);
+  const pipeline = new Pipeline(conn, await copySupported(conn));
+  const batch = new RowBatch(pipeline, "Evaluation", EVALUATION_COLUMNS);
   for (const f of a.evaluationFiles) {
     const only = (line: number) => {
       const e = f.entries.get(line);
@@ -380,7 +393,7 @@ async function writeEvaluations(tx: Tx, conn: pg.ClientBase, a: ImportAnalysis, 
       const trajectoryId = ids.get(entry.trajectoryHash)!;
       const data = { score: row.score, label: row.label, thought: row.thought, summary: row.summary, sourceFile: storedSourceName(f.file.name), sourceLine: l.line };
       if (entry.status === "new") {
-        batch.add({ ...data, id: randomUUID(), trajectoryId, kind: f.kind, evaluatorModel: f.evaluatorModel, raw: l.value });
+        batch.add([randomUUID(), trajectoryId, f.kind, f.evaluatorModel, data.score, data.label, data.thought, data.summary, data.sourceFile, data.sourceLine, l.value]);
         if (batch.chars >= BATCH_CHARS) {
           result.evaluations += batch.rows;
           batch.rows = 0;

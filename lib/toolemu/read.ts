@@ -4,6 +4,7 @@ import { createReadStream, readdirSync, statSync } from "node:fs";
 import { createInterface } from "node:readline";
 import path from "node:path";
 import type { ImportIssue } from "./issues";
+import { relieveHeap } from "./heap";
 import { arrayElementLines, checkJsonText, lineAt, shortSyntaxError, syntaxErrorLine } from "./locate";
 
 /** A line longer than this is refused rather than parsed (a trajectory is ~10–100 KB). */
@@ -97,10 +98,17 @@ export async function* readJsonl(file: SourceFile, onBytes?: (n: number) => void
   const stream = createReadStream(file.path, { encoding: "utf8", highWaterMark: 1 << 20 });
   const rl = createInterface({ input: stream, crlfDelay: Infinity });
   let line = 0;
+  let sinceRelief = 0;
   try {
     for await (const text of rl) {
       line++;
-      onBytes?.(Buffer.byteLength(text) + 1);
+      const bytes = Buffer.byteLength(text) + 1;
+      onBytes?.(bytes);
+      sinceRelief += bytes;
+      if (sinceRelief > 4 << 20) {
+        sinceRelief = 0;
+        relieveHeap();
+      }
       if (opts.only && !opts.only(line)) {
         yield { line };
         continue;
@@ -128,5 +136,6 @@ export async function* readJsonl(file: SourceFile, onBytes?: (n: number) => void
   } finally {
     rl.close();
     stream.destroy();
+    relieveHeap();
   }
 }

@@ -11,15 +11,29 @@ async function main() {
   const paths = process.argv.slice(2);
   const prisma = createPrisma(url);
   let writingAt = 0;
+  // Where the memory is: the peaks of V8's heap and of memory outside it (Buffers), sampled.
+  const peak = { heapTotal: 0, heapUsed: 0, external: 0, rss: 0 };
+  const sample = () => {
+    const m = process.memoryUsage();
+    peak.heapTotal = Math.max(peak.heapTotal, m.heapTotal);
+    peak.heapUsed = Math.max(peak.heapUsed, m.heapUsed);
+    peak.external = Math.max(peak.external, m.external);
+    peak.rss = Math.max(peak.rss, m.rss);
+  };
+  const sampler = setInterval(sample, 100);
+  sampler.unref();
   const t0 = performance.now();
   try {
     const r = await runImport(prisma, paths, { onProgress: (p) => void (p.phase === "writing" && !writingAt && (writingAt = performance.now())) });
     const ms = performance.now() - t0;
+    clearInterval(sampler);
+    sample();
     console.log(
       JSON.stringify({
         ms,
         analysisMs: (writingAt || t0 + ms) - t0,
         maxRssBytes: process.resourceUsage().maxRSS * 1024,
+        peak,
         issues: r.report.issues.slice(0, 3),
         changes: r.changes,
         written: r.written,
