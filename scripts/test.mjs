@@ -7,10 +7,14 @@ import { findChromium } from "../e2e/support/chromium.mjs";
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** Wall time of each phase, printed before the totals: the whole suite should stay well under 20 minutes on 2 cores. */
+const phases = [];
 let ok = true;
 
-function run(cmd, args, extraEnv = {}) {
+function run(phase, cmd, args, extraEnv = {}) {
+  const t0 = Date.now();
   const res = spawnSync(cmd, args, { stdio: "inherit", env: { ...env, ...extraEnv } });
+  phases.push(`${phase} ${((Date.now() - t0) / 60_000).toFixed(1)} min`);
   return res.status === 0;
 }
 
@@ -24,7 +28,7 @@ function readJson(file) {
 
 mkdirSync("test-results", { recursive: true });
 rmSync("test-results/vitest.json", { force: true });
-const vitestOk = run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest.json"]);
+const vitestOk = run("vitest", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest.json"]);
 const v = readJson("test-results/vitest.json");
 if (v) {
   totals.passed += v.numPassedTests;
@@ -45,7 +49,7 @@ if (process.argv.includes("--no-e2e")) {
   }
 } else {
   rmSync("test-results/e2e.json", { force: true });
-  const e2eOk = run("npx", ["playwright", "test"], { CHROMIUM_PATH: chromium });
+  const e2eOk = run("e2e", "npx", ["playwright", "test"], { CHROMIUM_PATH: chromium });
   const p = readJson("test-results/e2e.json");
   if (p?.stats) {
     totals.passed += p.stats.expected + (p.stats.flaky ?? 0);
@@ -56,5 +60,6 @@ if (process.argv.includes("--no-e2e")) {
 }
 
 if (!existsSync("test-results")) mkdirSync("test-results");
-console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+console.log(`\ntook: ${phases.join(", ")}`);
+console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(ok && totals.failed === 0 ? 0 : 1);
