@@ -6,12 +6,13 @@ import type { Share } from "@/lib/dashboards/human/sage-validation";
 import Link from "next/link";
 import { Panel } from "@/components/ui/panel";
 import { fmt, fmtCi, fmtInt, fmtPercent } from "@/components/ui/format";
+import { UndefinedValue } from "@/components/dashboards/undefined-value";
 
 type Estimate = { result: { undefined?: boolean; value?: number; reason?: string }; interval: Parameters<typeof fmtCi>[0] };
 
-function Value({ e, testId }: { e: Estimate | undefined; testId: string }) {
+function Value({ e, symbol, testId }: { e: Estimate | undefined; symbol: string; testId: string }) {
   if (!e) return <td className="px-2 py-1 text-slate-300">—</td>;
-  if (e.result.undefined) return <td className="px-2 py-1 text-xs text-slate-500" title={e.result.reason} data-testid={testId}>undefined</td>;
+  if (e.result.undefined) return <td className="max-w-56 px-2 py-1"><UndefinedValue symbol={symbol} reason={e.result.reason ?? "no value"} size="compact" testId={testId} /></td>;
   const ci = fmtCi(e.interval, "decimal", 2);
   return (
     <td className="px-2 py-1 tabular-nums" data-testid={testId}>
@@ -30,10 +31,10 @@ function FieldRow({ f }: { f: FieldAgreement }) {
       </th>
       <td className="px-2 py-1 tabular-nums text-slate-600">{fmtInt(f.n.items)}{f.perStep ? ` · ${fmtInt(f.n.units)} steps` : ""}</td>
       <td className="px-2 py-1 tabular-nums text-slate-600">{f.observedAgreement === null ? "—" : fmtPercent(f.observedAgreement)}</td>
-      <Value e={f.kappa.categorical} testId={`kappa-categorical-${f.id}`} />
-      <Value e={f.kappa.linear} testId={`kappa-linear-${f.id}`} />
-      <Value e={f.kappa.quadratic} testId={`kappa-quadratic-${f.id}`} />
-      <Value e={f.alpha.nominal ?? f.alpha.ordinal} testId={`alpha-${f.id}`} />
+      <Value e={f.kappa.categorical} symbol="κ" testId={`kappa-categorical-${f.id}`} />
+      <Value e={f.kappa.linear} symbol="κ" testId={`kappa-linear-${f.id}`} />
+      <Value e={f.kappa.quadratic} symbol="κ" testId={`kappa-quadratic-${f.id}`} />
+      <Value e={f.alpha.nominal ?? f.alpha.ordinal} symbol="α" testId={`alpha-${f.id}`} />
     </tr>
   );
 }

@@ -10,6 +10,7 @@
 // digits, layout ("inline" | "stacked" for table cells), testId (put on the value element).
 import type { ConfidenceInterval, Estimate as EstimateValue, SensitivityRange } from "@/lib/metrics";
 import { fmtAs, fmtCi, fmtInt, isDegenerateInterval, smallSampleReason, type NumberFormat } from "@/components/ui/format";
+import { UndefinedValue } from "./undefined-value";
 
 export interface EstimateProps {
   value: EstimateValue | number | null | undefined;
@@ -24,6 +25,8 @@ export interface EstimateProps {
   chanceCorrected?: boolean;
   /** Tie policy "sensitivity": the exact range over every resolution of the ties. */
   range?: SensitivityRange;
+  /** The statistic's symbol for an undefined value ("κ undefined — …"). */
+  symbol?: string;
   testId?: string;
 }
 
@@ -70,15 +73,13 @@ export function TieRange({ range, format = "decimal", digits, testId }: { range:
   );
 }
 
-export function Estimate({ value, ci, n, format = "decimal", digits, layout = "inline", showLevel = false, chanceCorrected = false, range, testId }: EstimateProps) {
+export function Estimate({ value, ci, n, format = "decimal", digits, layout = "inline", showLevel = false, chanceCorrected = false, range, symbol, testId }: EstimateProps) {
   const e = asEstimate(value);
   const nText = n === undefined ? null : `n = ${fmtInt(n)}`;
   if (e.undefined) {
     return (
       <span className={layout === "stacked" ? "flex flex-col" : "inline-flex flex-wrap items-baseline gap-x-2"}>
-        <span className="font-medium text-amber-800" data-testid={testId} data-undefined="true">
-          undefined <span className="font-normal text-amber-700">— {e.reason}</span>
-        </span>
+        <UndefinedValue reason={e.reason} symbol={symbol} testId={testId} />
         {nText && <span className="text-xs text-slate-500">{nText}</span>}
       </span>
     );

@@ -95,14 +95,14 @@ function result(cm: ConfusionMatrix, weighting: Weighting, variant: KappaVariant
   if (n === 0) return { variant, n, undefined: true, reason: "no item has a label from both raters" };
   const disagreement = { observed: observed / n, expected: expected / (n * n) };
   if (expected === 0) {
+    // Said in the words the pages show after "κ undefined — " (components/dashboards/undefined-value.tsx).
     const only = singleLabel(cm);
-    const which = only === undefined ? "" : ` (${only})`;
     return {
       variant,
       n,
       disagreement,
       undefined: true,
-      reason: `chance disagreement is 0: both raters gave every item the same label${which}`,
+      reason: only === undefined ? "chance disagreement is 0 (no variation)" : `every label is ${only} (no variation)`,
     };
   }
   return { variant, n, disagreement, value: (expected - n * observed) / expected };

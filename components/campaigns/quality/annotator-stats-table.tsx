@@ -6,6 +6,7 @@ import { useId, useRef, useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import type { ActionResult } from "@/lib/auth/guard";
 import { FormError, primaryButtonCls, secondaryButtonCls } from "@/components/ui/form";
+import { UndefinedValue } from "@/components/dashboards/undefined-value";
 import type { AnnotatorRow } from "@/lib/annotation/quality/stats-query";
 
 type Act = (i: { campaignId: string; annotatorId: string; reason: string }) => Promise<ActionResult<unknown>>;
@@ -78,7 +79,7 @@ export function AnnotatorStatsTable({ campaignId, rows, mayExclude, exclude, res
                 <td className="px-3 py-2"><Ratio r={r.gold} testId="stat-gold" /></td>
                 <td className="px-3 py-2"><Ratio r={r.majority} testId="stat-majority" /></td>
                 <td className="px-3 py-2" data-testid="stat-kappa">
-                  <span className="font-medium tabular-nums">{r.kappa.value === null ? "—" : r.kappa.value.toFixed(2)}</span>{" "}
+                  {r.kappa.value === null ? <UndefinedValue symbol="κ" reason={r.kappa.reason ?? "no value"} size="compact" /> : <span className="font-medium tabular-nums">{r.kappa.value.toFixed(2)}</span>}{" "}
                   <span className="text-xs text-slate-500 tabular-nums">{r.kappa.others} others, n={r.kappa.n}</span>
                 </td>
                 <td className="px-3 py-2 text-right tabular-nums" data-testid="stat-time">{r.medianSeconds === null ? "—" : `${r.medianSeconds.toFixed(0)} s`}</td>

@@ -2,6 +2,7 @@
 // it: blue for agreement beyond chance, orange for below chance, white around 0), n and the CI in
 // the cell's title, "—" on the diagonal and where two annotators share no item. Server or client.
 import type { ConfidenceInterval, Estimate as EstimateValue } from "@/lib/metrics";
+import { UndefinedValue } from "@/components/dashboards/undefined-value";
 import { SMALL_N, fmt, fmtCi, fmtInt, isDegenerateInterval } from "@/components/ui/format";
 
 export interface PairwiseCellData {
@@ -49,8 +50,8 @@ export function PairwiseHeatmap({ names, cells, caption, testId = "pairwise-heat
                   }
                   if (c.value.undefined) {
                     return (
-                      <td key={colName} className="h-14 w-24 rounded-md bg-amber-50 text-center text-xs text-amber-800 ring-1 ring-amber-200 ring-inset" title={`undefined — ${c.value.reason}; n = ${c.n}`} data-testid={`${testId}-cell-${i}-${j}`}>
-                        undef.
+                      <td key={colName} className="h-14 w-24 rounded-md bg-amber-50 px-1 py-1 text-center ring-1 ring-amber-200 ring-inset" data-testid={`${testId}-cell-${i}-${j}`}>
+                        <UndefinedValue symbol="κ" reason={c.value.reason} size="compact" />
                         <span className="block text-[10px] text-amber-700">n = {fmtInt(c.n)}</span>
                       </td>
                     );

@@ -209,6 +209,15 @@ describe("per-annotator statistics", () => {
     expect(noC.kappa.value).toBeCloseTo(2 / 3, 12);
     expect(mostFrequent([1, 1, 2])).toBe(1);
     expect(mostFrequent([1, 2])).toBeNull();
+    expect(a.kappa.reason).toBeUndefined();
+  });
+
+  it("say why κ is undefined: one label throughout, or no shared item", () => {
+    const at = new Date(Date.UTC(2026, 0, 1));
+    const row = (ann: string, item: string, answer: number): StatLabel => ({ annotatorId: ann, itemId: item, answer, timeSpentMs: 1000, submittedAt: at, gold: undefined });
+    const s = annotatorStats([row("A", "i1", 3), row("A", "i2", 3), row("B", "i1", 3), row("B", "i2", 3), row("C", "i3", 1)], [0, 1, 2, 3], () => true, 2);
+    expect(s.find((x) => x.annotatorId === "A")!.kappa).toEqual({ value: null, others: 0, n: 2, reason: "every label is 3 (no variation)" });
+    expect(s.find((x) => x.annotatorId === "C")!.kappa).toEqual({ value: null, others: 0, n: 0, reason: "no item labelled by another counted annotator" });
   });
 });
 

@@ -33,7 +33,8 @@ export interface AnnotatorStats {
   labels: number;
   gold: Ratio;
   majority: Ratio;
-  kappa: { value: number | null; others: number; n: number };
+  /** The mean of κ with each other annotator; null with the reason when no κ is defined. */
+  kappa: { value: number | null; others: number; n: number; reason?: string };
   medianSeconds: number | null;
   drift: Ratio[];
 }
@@ -86,6 +87,7 @@ export function annotatorStats(labels: StatLabel[], labelSet: number[], counted:
 
     // κ with each counted other annotator over shared real items.
     const kappas: number[] = [];
+    const undefinedReasons = new Set<string>();
     let pairs = 0;
     for (const other of annotators) {
       if (other === id || !counted(other)) continue;
@@ -102,14 +104,16 @@ export function annotatorStats(labels: StatLabel[], labelSet: number[], counted:
       pairs += a.length;
       const k = cohenKappa(confusionFromPairs(a, b, labelSet));
       if (k.value !== undefined) kappas.push(k.value);
+      else if (k.reason) undefinedReasons.add(k.reason);
     }
+    const kappaReason = kappas.length ? undefined : pairs === 0 ? "no item labelled by another counted annotator" : [...undefinedReasons].join("; ");
 
     return {
       annotatorId: id,
       labels: realMine.length,
       gold: ratio(goldRows.filter((l) => l.answer === l.gold).length, goldRows.length),
       majority: ratio(counts.filter(Boolean).length, counts.length),
-      kappa: { value: kappas.length ? kappas.reduce((s, x) => s + x, 0) / kappas.length : null, others: kappas.length, n: pairs },
+      kappa: { value: kappas.length ? kappas.reduce((s, x) => s + x, 0) / kappas.length : null, others: kappas.length, n: pairs, ...(kappaReason ? { reason: kappaReason } : {}) },
       medianSeconds: median(mine.map((l) => l.timeSpentMs / 1000)),
       drift,
     };
