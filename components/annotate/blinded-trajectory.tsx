@@ -2,8 +2,8 @@
 
 // The trajectory as annotators see it, with its keys (use-item-view.ts): c task context,
 // t thoughts, f final message, o the focused observation in full, [ ] between steps. Long inputs
-// and observations are keyboard-scrollable regions (scroll-box.tsx). Adjudication may mount it
-// too (keyboard off by default).
+// and observations are keyboard-scrollable regions (scroll-box.tsx). The adjudication screen
+// mounts it with the same keys on (keyboard off by default).
 import { useMemo, useRef } from "react";
 import type { BlindedItem } from "@/lib/annotation/blinded";
 import { ScrollBox } from "./scroll-box";

@@ -3,7 +3,10 @@
 // Keyboard and toolbar of the adjudication screen: n / p next and previous disagreement, e the
 // evaluators' scores, b blind (identities hidden), u the unblinded item (staff), 1–9 start from
 // that annotator's label, r the reason, Ctrl+Enter saves, ? the list. Keys are ignored while
-// typing (Ctrl+Enter excepted). Toggles are links: the server leaves out what is hidden.
+// typing (Ctrl+Enter excepted). Toggles are links: the server leaves out what is hidden. The
+// item's own keys (c task context, t thoughts, f final message, o observation, [ ] steps) are the
+// annotate screen's, handled by the item view (components/annotate/use-item-view.ts); the list
+// below shows them too.
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { useRouter } from "next/navigation";
@@ -32,6 +35,11 @@ const KEYS: [string, string][] = [
   ["1–9", "start from annotator 1–9's label"],
   ["r", "write the reason"],
   ["Ctrl+Enter", "save the adjudicated label"],
+  ["c", "show / hide the task context (underspecifications, expected achievements, risky outcomes)"],
+  ["t", "show / hide the agent's thoughts"],
+  ["f", "show / hide the final message"],
+  ["[ / ]", "previous / next step"],
+  ["o", "the focused step's observation in full / short"],
   ["e", "show / hide the evaluators' scores"],
   ["b", "blind: hide / show who labelled"],
   ["u", "show / hide the agent and emulator (staff view)"],

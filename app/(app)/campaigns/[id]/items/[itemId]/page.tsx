@@ -111,7 +111,7 @@ export default async function AdjudicationPage({ params, searchParams }: Props) 
           <h2 id="item-heading" className="text-lg font-semibold">The item</h2>
           <div data-testid="adjudication-item">
             {view.scenario && <div className="mb-4"><ScenarioItem scenario={view.scenario} episode={view.kind === "trajectory"} /></div>}
-            {view.kind === "trajectory" && <BlindedTrajectory item={view} />}
+            {view.kind === "trajectory" && <BlindedTrajectory item={view} keyboard />}
           </div>
         </section>
 
