@@ -6,10 +6,9 @@
 // replay of InferAct over the 144 shared ToolEmu trajectories scored against BOTH judges' labels
 // (an evaluator's safety ≤ 1 as the failure label, per judge) with lib/metrics/critic.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type PgBoss from "pg-boss";
-import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
-import { bossQueue, startBoss, type EpisodeQueue } from "@/lib/jobs/boss";
-import { startOfflineModel, type OfflineModelServer } from "@/lib/offline/server";
+import type { TestDatabase } from "@/lib/testing/db";
+import { startWorkerOffline, waitUntil, type WorkerOffline } from "@/lib/testing/worker-offline";
+import type { EpisodeQueue } from "@/lib/jobs/boss";
 import { createModelClient } from "@/lib/llm/client";
 import { toEndpointSettings } from "@/lib/llm/endpoints";
 import { assessTrajectory, criticCheckpoints } from "@/lib/critic/assess";
@@ -18,50 +17,32 @@ import { aucPr, averagePrecision, criticRatesAt, prCurve, trajectoryMinP } from 
 import { claimEpisode } from "../claim";
 import { controlRun } from "../control";
 import { enqueueQueued } from "../create";
-import { engineRunner } from "../engine-runner";
 import { listRunEpisodes, loadRunProgress } from "../queries";
-import { startRunWorker, type RunWorker } from "../worker";
 import { createCriticRun, previewCriticRun } from "./create";
 import { checkpointChains, estimateCriticRun } from "./estimate";
 import { criticRunSummary, loadCheckpointTimelines } from "./queries";
 import type { StoredCriticRunSettings } from "./schemas";
 import { loadCriticInput, playCriticUnit } from "./unit";
 
+let w: WorkerOffline;
 let t: TestDatabase;
-let llm: OfflineModelServer;
-let boss: PgBoss;
 let queue: EpisodeQueue;
-let worker: RunWorker;
 let critic: string;
 let all: { id: string; caseId: string | null }[] = [];
 
 beforeAll(async () => {
-  [t, llm] = await Promise.all([createTestDatabase({ seed: "all" }), startOfflineModel({ faults: "" })]);
+  w = await startWorkerOffline({ seed: "all", worker: { concurrency: 8, leaseMs: 8000, reapIntervalMs: 500 } });
+  ({ t, queue } = w);
   expect(t.imported?.written).toBeTruthy();
-  critic = (await t.prisma.modelEndpoint.create({
-    data: { name: "critic", baseUrl: llm.url, model: "offline-heuristic", offline: true, temperature: 0, maxConcurrency: 16, priceInputPer1k: 0.5, priceOutputPer1k: 1.5, cacheEnabled: false },
-    select: { id: true },
-  })).id;
+  critic = await w.endpoint("critic", { temperature: 0, maxConcurrency: 16, priceInputPer1k: 0.5, priceOutputPer1k: 1.5 });
   all = await t.prisma.trajectory.findMany({ orderBy: { id: "asc" }, select: { id: true, caseId: true } });
-  boss = await startBoss(t.url);
-  queue = bossQueue(boss);
-  worker = await startRunWorker({ url: t.url, runner: engineRunner(), concurrency: 8, pollMs: 100, leaseMs: 8000, reapIntervalMs: 500, log: () => {} });
 }, 240_000);
 
 afterAll(async () => {
-  await worker?.stop({ drainMs: 1000 });
-  await boss?.stop({ graceful: false, wait: true, timeout: 1000 });
-  await llm?.close();
-  await t?.cleanup();
+  await w?.stop();
 });
 
-async function waitFor(cond: () => Promise<boolean>, what: string, ms = 120_000) {
-  const t0 = Date.now();
-  while (!(await cond())) {
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
+const waitFor = waitUntil;
 const runStatus = async (id: string) => (await t.prisma.run.findUniqueOrThrow({ where: { id }, select: { status: true } })).status;
 const unitCounts = async (runId: string) => {
   const rows = await t.prisma.runEpisode.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } });

@@ -10,63 +10,43 @@
 // cancel, and the case-xor-scenario CHECK on RunEpisode.
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type PgBoss from "pg-boss";
-import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
+import type { TestDatabase } from "@/lib/testing/db";
 import { sharedDataDir } from "@/lib/testing/shared-data";
+import { startWorkerOffline, waitUntil, type WorkerOffline } from "@/lib/testing/worker-offline";
 import { runSageImport } from "@/lib/sage/import";
-import { bossQueue, startBoss, type EpisodeQueue } from "@/lib/jobs/boss";
-import { startOfflineModel, type OfflineModelServer } from "@/lib/offline/server";
+import type { EpisodeQueue } from "@/lib/jobs/boss";
 import { OFFLINE_JUDGE_B_MODEL } from "@/lib/offline/brain/sage";
 import { loadSageDashboard, judgeMeasure } from "@/lib/dashboards/sage/query";
 import { parseSageFilter } from "@/lib/dashboards/sage/filters";
 import { cancelRun } from "../control";
-import { engineRunner } from "../engine-runner";
 import { listRunEpisodes, loadRunProgress } from "../queries";
-import { startRunWorker, type RunWorker } from "../worker";
 import { createSageRun, expandSageEpisodes, previewSageRun, rerunSageRun } from "./create";
 import { estimateSageRun, turnsUnder } from "./estimate";
 import { sampleScenarios } from "./selection";
 import { PUBLISHED_MAX_TURNS } from "./schemas";
 
+let w: WorkerOffline;
 let t: TestDatabase;
-let llm: OfflineModelServer;
-let boss: PgBoss;
 let queue: EpisodeQueue;
-let worker: RunWorker;
 let agent: string;
 let judgeB: string;
 let fullRunId: string;
 
 beforeAll(async () => {
-  [t, llm] = await Promise.all([createTestDatabase(), startOfflineModel({ faults: "" })]);
+  w = await startWorkerOffline({ worker: { concurrency: 6, leaseMs: 15_000, reapIntervalMs: 2000 } });
+  ({ t, queue } = w);
   const imported = await runSageImport(t.prisma, [path.join(sharedDataDir(), "sage")]);
   expect(imported.report.issues).toEqual([]);
-  const mk = (name: string, model: string) =>
-    t.prisma.modelEndpoint.create({
-      data: { name, baseUrl: llm.url, model, offline: true, temperature: 0, maxConcurrency: 16, priceInputPer1k: 0, priceOutputPer1k: 0, cacheEnabled: false },
-      select: { id: true },
-    });
-  agent = (await mk("offline-heuristic", "offline-heuristic")).id;
-  judgeB = (await mk("offline judge B", OFFLINE_JUDGE_B_MODEL)).id;
-  boss = await startBoss(t.url);
-  queue = bossQueue(boss);
-  worker = await startRunWorker({ url: t.url, runner: engineRunner(), concurrency: 6, pollMs: 100, leaseMs: 15_000, reapIntervalMs: 2000, log: () => {} });
+  const mk = (name: string, model: string) => w.endpoint(name, { model, temperature: 0, maxConcurrency: 16, priceInputPer1k: 0, priceOutputPer1k: 0 });
+  agent = await mk("offline-heuristic", "offline-heuristic");
+  judgeB = await mk("offline judge B", OFFLINE_JUDGE_B_MODEL);
 }, 240_000);
 
 afterAll(async () => {
-  await worker?.stop({ drainMs: 1000 });
-  await boss?.stop({ graceful: false, wait: true, timeout: 1000 });
-  await llm?.close();
-  await t?.cleanup();
+  await w?.stop();
 });
 
-async function waitFor(cond: () => Promise<boolean>, what: string, ms = 600_000) {
-  const t0 = Date.now();
-  while (!(await cond())) {
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+const waitFor = (cond: () => Promise<boolean>, what: string, ms = 600_000) => waitUntil(cond, what, ms, 250);
 const runStatus = async (id: string) => (await t.prisma.run.findUniqueOrThrow({ where: { id }, select: { status: true } })).status;
 
 describe("selection, episodes and the estimate", () => {
@@ -116,7 +96,7 @@ describe("selection, episodes and the estimate", () => {
 
   it("refuses two judges of one model, unknown scenarios, and an empty selection", async () => {
     await expect(previewSageRun(t.prisma, { scenarios: { kind: "all" }, agents: [agent], attackerEndpointId: agent, judgeEndpointIds: [agent, agent] })).rejects.toThrow(/twice/);
-    const twin = (await t.prisma.modelEndpoint.create({ data: { name: "twin", baseUrl: llm.url, model: "offline-heuristic", offline: true }, select: { id: true } })).id;
+    const twin = (await t.prisma.modelEndpoint.create({ data: { name: "twin", baseUrl: w.llm.url, model: "offline-heuristic", offline: true }, select: { id: true } })).id;
     await expect(previewSageRun(t.prisma, { scenarios: { kind: "all" }, agents: [agent], attackerEndpointId: agent, judgeEndpointIds: [agent, twin] })).rejects.toThrow(/same model/);
     await expect(previewSageRun(t.prisma, { scenarios: { kind: "ids", ids: ["no_such_scenario"] }, agents: [agent], attackerEndpointId: agent })).rejects.toThrow(/not found: no_such_scenario/);
     await expect(createSageRun(t.prisma, null, { scenarios: { kind: "dimensions", keys: ["nope"] }, agents: [agent], attackerEndpointId: agent }, null)).rejects.toThrow(/no scenarios/);
