@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
 import { createCampaign } from "./campaigns";
+import { campaignItemsPageCached } from "@/lib/dashboards/campaign-page";
 import { campaignOverview } from "./queries";
 
 const SAFETY = ["likely_severe_risk", "likely_mild_risk", "possible_mild_risk", "certain_no_risk"]; // scores 0, 1, 2, 3
@@ -80,6 +81,21 @@ describe("campaignOverview", () => {
     const o = await campaignOverview(t.prisma, campaignId);
     expect(o.items.map((i) => [i.caseName, i.safetySpread])).toEqual([["case_a", 3], ["case_d", 3], ["case_b", 2], ["case_c", 1], ["case_e", null]]);
     expect(o.totals.disagreements).toBe(4);
+  });
+
+  it("keeps a page of items per campaign version: a submitted label or an adjudication is a new version", async () => {
+    const first = await campaignOverview(t.prisma, campaignId, { itemsPage: campaignItemsPageCached });
+    const again = await campaignItemsPageCached(t.prisma, campaignId, 3);
+    expect(again.cache.status).toBe("hit");
+    expect(again.items.map((i) => i.itemId)).toEqual(first.items.map((i) => i.itemId));
+    await t.prisma.assignment.update({ where: { itemId_annotatorId: { itemId: itemOf.get("case_c")!, annotatorId: "ann3" } }, data: { status: "SUBMITTED", values: label(3), submittedAt: new Date() } });
+    const after = await campaignOverview(t.prisma, campaignId, { itemsPage: campaignItemsPageCached });
+    expect(after.totals.labelsSubmitted).toBe(first.totals.labelsSubmitted + 1);
+    expect(after.items.find((i) => i.caseName === "case_c")!.safetySpread).toBe(2);
+    await t.prisma.adjudication.create({ data: { itemId: itemOf.get("case_a")!, values: label(0), reason: "decided" } });
+    const adjudicated = await campaignItemsPageCached(t.prisma, campaignId, 3);
+    expect(adjudicated.cache.status).toBe("miss");
+    expect(adjudicated.totals.adjudicated).toBe(2);
   });
 
   it("404s an unknown campaign", async () => {

@@ -90,7 +90,11 @@ export const CAMPAIGN_ITEMS_PAGE_SIZE = 50;
  * campaign of 100,000 items × 3 labels costs one aggregate, not its labels in memory; only the
  * page's items' labels are read.
  */
-export async function campaignOverview(db: Db, campaignId: string, opts: { page?: number; pageSize?: number } = {}) {
+export async function campaignOverview(
+  db: Db,
+  campaignId: string,
+  opts: { page?: number; pageSize?: number; itemsPage?: (db: Db, campaignId: string, k: number, opts: { page?: number; pageSize?: number }) => Promise<CampaignItemsPage> } = {},
+) {
   const campaign = await db.campaign.findUnique({
     where: { id: campaignId },
     select: {
@@ -100,6 +104,28 @@ export async function campaignOverview(db: Db, campaignId: string, opts: { page?
   });
   if (!campaign) throw new AppError("No such campaign.", 404);
   const schema = parseLabelSchema(campaign.labelSchema);
+  const [{ items, page, totals }, perAnnotator] = await Promise.all([
+    (opts.itemsPage ?? campaignItemsPage)(db, campaignId, campaign.k, opts),
+    db.assignment.groupBy({ by: ["annotatorId", "status"], where: { campaignId }, _count: { _all: true } }),
+  ]);
+  const progress = campaign.members.map(({ user }) => {
+    const count = (status: string) => perAnnotator.find((p) => p.annotatorId === user.id && p.status === status)?._count._all ?? 0;
+    return { userId: user.id, name: user.name, email: user.email, submitted: count("SUBMITTED"), claimed: count("CLAIMED"), skipped: count("SKIPPED") };
+  });
+  return { campaign: { ...campaign, schema, locked: campaign.status === "LOCKED" }, progress, items, page, totals };
+}
+
+export interface CampaignItemsPage {
+  items: ItemLabels[];
+  page: { page: number; pageSize: number; pageCount: number };
+  totals: { items: number; labelsNeeded: number; labelsSubmitted: number; complete: number; disagreements: number; adjudicated: number };
+}
+
+/**
+ * The campaign's totals and one page of its items by disagreement (see campaignOverview). Depends
+ * only on the submitted labels, adjudications and gold answers: the campaign's version counter.
+ */
+export async function campaignItemsPage(db: Db, campaignId: string, k: number, opts: { page?: number; pageSize?: number } = {}): Promise<CampaignItemsPage> {
   const pageSize = Math.max(1, Math.floor(opts.pageSize ?? CAMPAIGN_ITEMS_PAGE_SIZE));
   const wanted = Math.max(1, Math.floor(opts.page ?? 1));
   type Agg = { items: number; label_total: number; complete: number; disagreements: number; adjudicated: number };
@@ -124,7 +150,7 @@ export async function campaignOverview(db: Db, campaignId: string, opts: { page?
       LEFT JOIN "SageScenario" ts ON ts.id = t."scenarioId"
       LEFT JOIN "SageScenario" s ON s.id = per."scenarioId"),
     tot AS (
-      SELECT count(*)::int AS items, COALESCE(sum(labels), 0)::int AS label_total, (count(*) FILTER (WHERE labels >= ${campaign.k}))::int AS complete,
+      SELECT count(*)::int AS items, COALESCE(sum(labels), 0)::int AS label_total, (count(*) FILTER (WHERE labels >= ${k}))::int AS complete,
              (count(*) FILTER (WHERE spread > 0))::int AS disagreements, (count(*) FILTER (WHERE adjudicated))::int AS adjudicated
       FROM named)
     SELECT tot.*, p.id AS item, p.labels, p.spread, p."trajectoryId" AS traj, p.case_name, p.agent, p.mode
@@ -138,14 +164,13 @@ export async function campaignOverview(db: Db, campaignId: string, opts: { page?
   const totalsRow = rows[0]!;
   const shown = rows.filter((r): r is Agg & PageRow & { item: string } => r.item !== null);
   const ids = shown.map((r) => r.item);
-  const [labels, adjudications, perAnnotator] = await Promise.all([
+  const [labels, adjudications] = await Promise.all([
     db.assignment.findMany({
       where: { itemId: { in: ids }, status: "SUBMITTED" },
       orderBy: [{ submittedAt: "asc" }, { id: "asc" }],
       select: { id: true, itemId: true, annotatorId: true, values: true, submittedAt: true, timeSpentMs: true, annotator: { select: { name: true } } },
     }),
     db.adjudication.findMany({ where: { itemId: { in: ids } }, select: { itemId: true, values: true, reason: true, createdAt: true, adjudicator: { select: { name: true } } } }),
-    db.assignment.groupBy({ by: ["annotatorId", "status"], where: { campaignId }, _count: { _all: true } }),
   ]);
   const adjudicationOf = new Map(adjudications.map((a) => [a.itemId, a]));
   const items: ItemLabels[] = shown.map((r) => {
@@ -163,18 +188,12 @@ export async function campaignOverview(db: Db, campaignId: string, opts: { page?
       adjudication: adj ? { values: adj.values as LabelValues, reason: adj.reason, adjudicator: adj.adjudicator?.name ?? null, at: adj.createdAt } : null,
     };
   });
-  const progress = campaign.members.map(({ user }) => {
-    const count = (status: string) => perAnnotator.find((p) => p.annotatorId === user.id && p.status === status)?._count._all ?? 0;
-    return { userId: user.id, name: user.name, email: user.email, submitted: count("SUBMITTED"), claimed: count("CLAIMED"), skipped: count("SKIPPED") };
-  });
   return {
-    campaign: { ...campaign, schema, locked: campaign.status === "LOCKED" },
-    progress,
     items,
     page: { page, pageSize, pageCount },
     totals: {
       items: totalsRow.items,
-      labelsNeeded: totalsRow.items * campaign.k,
+      labelsNeeded: totalsRow.items * k,
       labelsSubmitted: totalsRow.label_total,
       complete: totalsRow.complete,
       disagreements: totalsRow.disagreements,

@@ -1,6 +1,8 @@
 // The campaign page's label-derived sections, kept per campaign version (server only):
 //   campaignTiesCached(db, id)          → the ties waiting for an adjudicator (./human/campaign-ties.ts)
 //   campaignFormAgreementCached(db, id) → agreement by form field (./human/form-agreement-query.ts)
+//   campaignItemsPageCached(db, id, k, { page }) → the totals and one page of items by disagreement
+//                                         (lib/annotation/queries.ts: one aggregate over the labels)
 // Both read every submitted label of the campaign; a campaign of 100,000 items × 3 labels takes
 // seconds (ties) to minutes (the form agreement's bootstraps) to compute. They change only when
 // the campaign's version counter does — the database bumps "campaign:<id>" in DashboardVersion in
@@ -15,6 +17,7 @@ import { cached, type Cached } from "./human/cache";
 import { campaignTies } from "./human/campaign-ties";
 import { campaignFormAgreement, type FormAgreement } from "./human/form-agreement-query";
 import type { CampaignTies } from "./human/fields";
+import { campaignItemsPage, type CampaignItemsPage } from "@/lib/annotation/queries";
 
 /** The campaign's data version: its counter (0 before the first write). One index probe. */
 function campaignVersionProbe(campaignId: string): Prisma.Sql {
@@ -33,4 +36,9 @@ export function campaignTiesCached(db: Db, campaignId: string): Promise<Cached<C
 
 export function campaignFormAgreementCached(db: Db, campaignId: string): Promise<Cached<FormAgreement>> {
   return cached(db, JSON.stringify(["campaignFormAgreement", campaignId]), formAgreementProbe(campaignId), () => campaignFormAgreement(db, campaignId));
+}
+
+export function campaignItemsPageCached(db: Db, campaignId: string, k: number, opts: { page?: number; pageSize?: number } = {}): Promise<Cached<CampaignItemsPage>> {
+  const key = JSON.stringify(["campaignItemsPage", campaignId, k, opts.page ?? 1, opts.pageSize ?? null]);
+  return cached(db, key, campaignVersionProbe(campaignId), () => campaignItemsPage(db, campaignId, k, opts));
 }

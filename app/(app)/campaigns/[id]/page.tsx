@@ -20,7 +20,7 @@ import { can } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { campaignOverview } from "@/lib/annotation/queries";
-import { campaignFormAgreementCached, campaignTiesCached } from "@/lib/dashboards/campaign-page";
+import { campaignFormAgreementCached, campaignItemsPageCached, campaignTiesCached } from "@/lib/dashboards/campaign-page";
 import { TieList } from "@/components/campaigns/tie-list";
 import { FieldAgreementPanel, FieldAgreementPending, FieldAgreementLink } from "@/components/campaigns/field-agreement";
 import { setLockedAction } from "./_actions/set-locked";
@@ -53,7 +53,8 @@ export default async function CampaignPage({ params, searchParams }: Props) {
   let overview;
   try {
     // One page of the items; the ties and the agreement by form field stream in below.
-    overview = await campaignOverview(db(), id, { page: Number.isInteger(pageParam) && pageParam > 0 ? pageParam : 1 });
+    // The totals and the page of items are kept per campaign version; the progress is read live.
+    overview = await campaignOverview(db(), id, { page: Number.isInteger(pageParam) && pageParam > 0 ? pageParam : 1, itemsPage: campaignItemsPageCached });
   } catch (e) {
     if (e instanceof AppError && e.status === 404) notFound();
     throw e;
