@@ -26,6 +26,7 @@
 // On a checkout other people build in, hold their lock: `flock /tmp/next.lock npm run bench:pages …`.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
@@ -185,6 +186,7 @@ async function main() {
     await waitForHealth(`${base}/api/health`, server);
     const admin = DEMO_USERS.find((u) => u.role === "ADMIN")!;
     const jar = await signIn(base, admin.email, admin.password);
+    console.log(`Load average before timing: ${os.loadavg().map((x) => x.toFixed(1)).join(" ")} on ${os.cpus().length} cores.`);
     console.log(`Server: next start at ${base}, signed in as ${admin.email}. ${REPS} warm loads per page.\n`);
 
     const pages: { name: string; url: string }[] = [
@@ -213,7 +215,7 @@ async function main() {
         `${p.name.padEnd(14)}${fmtMs(first.ms).padStart(12)}${fmtMs(w).padStart(12)}${fmtBytes(bytes).padStart(11)}   ${mark(ok.first)} first  ${mark(ok.warm)} warm  ${mark(ok.size)} size   ${p.url}`,
       );
     }
-    console.log(`\n${failed ? "✗ some page misses a goal" : "✓ every page meets the goals"} (N = ${N.toLocaleString("en")}).`);
+    console.log(`\n${failed ? "✗ some page misses a goal" : "✓ every page meets the goals"} (N = ${N.toLocaleString("en")}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")} on ${os.cpus().length} cores).`);
     if (KEEP && db.kind === "postgres") console.log(`Kept: ${db.url}`);
   } finally {
     if (server && server.exitCode === null) {
