@@ -4,17 +4,16 @@
 // and a test–retest κ. Also: the estimate, append vs replace, pause/resume, and the episode-run
 // queries unaffected by calls that an evaluation run makes on their trajectories.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type PgBoss from "pg-boss";
-import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
-import { bossQueue, startBoss, type EpisodeQueue } from "@/lib/jobs/boss";
+import type { TestDatabase } from "@/lib/testing/db";
+import type { EpisodeQueue } from "@/lib/jobs/boss";
+import { startWorkerOffline, waitUntil, type WorkerOffline } from "@/lib/testing/worker-offline";
 import { startOfflineModel, type OfflineModelServer } from "@/lib/offline/server";
 import { compareEvaluators, loadEvaluatorsPanel } from "@/lib/dashboards/evaluators";
 import { parseDashboardFilter } from "@/lib/dashboards/filters";
 import { cancelRun, pauseRun, resumeRun } from "../control";
 import { claimEpisode } from "../claim";
-import { engineRunner } from "../engine-runner";
 import { loadRunProgress, listRunEpisodes } from "../queries";
-import { startRunWorker, type RunWorker } from "../worker";
+import type { RunWorker } from "../worker";
 import { createEvaluationRun, previewEvaluationRun } from "./create";
 import { estimateEvaluation } from "./estimate";
 import { evaluatorBaseName, replicateName, replicateOf } from "./naming";
@@ -22,7 +21,7 @@ import { evaluatorBaseName, replicateName, replicateOf } from "./naming";
 let t: TestDatabase;
 let llm: OfflineModelServer;
 let slow: OfflineModelServer;
-let boss: PgBoss;
+let w: WorkerOffline;
 let queue: EpisodeQueue;
 let worker: RunWorker;
 let evaluator: string;
@@ -32,34 +31,20 @@ const R1 = replicateName(BASE, 1);
 const R2 = replicateName(BASE, 2);
 
 beforeAll(async () => {
-  [t, llm, slow] = await Promise.all([createTestDatabase({ seed: "all" }), startOfflineModel({ faults: "" }), startOfflineModel({ faults: "", latencyMs: 150 })]);
+  [w, slow] = await Promise.all([startWorkerOffline({ seed: "all", worker: { concurrency: 4, leaseMs: 8000, reapIntervalMs: 1000 } }), startOfflineModel({ faults: "", latencyMs: 150 })]);
+  ({ t, llm, queue, worker } = w);
   expect(t.imported?.written).toBeTruthy();
-  const mk = (name: string, url: string, maxConcurrency: number) =>
-    t.prisma.modelEndpoint.create({
-      data: { name, baseUrl: url, model: "offline-heuristic", offline: true, temperature: 0, maxConcurrency, priceInputPer1k: 0.5, priceOutputPer1k: 1.5, cacheEnabled: true },
-      select: { id: true },
-    });
-  evaluator = (await mk("judge", llm.url, 8)).id;
-  slowEvaluator = (await mk("slow judge", slow.url, 1)).id;
-  boss = await startBoss(t.url);
-  queue = bossQueue(boss);
-  worker = await startRunWorker({ url: t.url, runner: engineRunner(), concurrency: 4, pollMs: 100, leaseMs: 8000, reapIntervalMs: 1000, log: () => {} });
+  const mk = (name: string, url: string, maxConcurrency: number) => w.endpoint(name, { baseUrl: url, temperature: 0, maxConcurrency, priceInputPer1k: 0.5, priceOutputPer1k: 1.5, cacheEnabled: true });
+  evaluator = await mk("judge", llm.url, 8);
+  slowEvaluator = await mk("slow judge", slow.url, 1);
 }, 240_000);
 
 afterAll(async () => {
-  await worker?.stop({ drainMs: 1000 });
-  await boss?.stop({ graceful: false, wait: true, timeout: 1000 });
-  await Promise.all([llm?.close(), slow?.close()]);
-  await t?.cleanup();
+  await w?.stop();
+  await slow?.close();
 });
 
-async function waitFor(cond: () => Promise<boolean>, what: string, ms = 240_000) {
-  const t0 = Date.now();
-  while (!(await cond())) {
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const waitFor = (cond: () => Promise<boolean>, what: string, ms = 240_000) => waitUntil(cond, what, ms, 200);
 const runStatus = async (id: string) => (await t.prisma.run.findUniqueOrThrow({ where: { id }, select: { status: true } })).status;
 const unitCounts = async (runId: string) => {
   const rows = await t.prisma.runEpisode.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } });
