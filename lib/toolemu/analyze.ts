@@ -1,10 +1,12 @@
 // Pass 1 of an import: read and validate every file, pair trajectory files with their
 // evaluation companions, and compare with the database to count new / unchanged / changed.
 // Writes nothing. Trajectory files are streamed and only hashes are kept, so memory stays small.
+import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
 import type { Db } from "@/lib/db/client";
 import { contentHash } from "./canonical";
 import { parseJsonlName, type JsonlRole } from "./file-names";
+import { relieveHeap } from "./heap";
 import { zodIssues, type ImportIssue } from "./issues";
 import { caseRow, evalScoresIssue, evaluationRow, toolkitRow, trajectoryRow, TOOLEMU_SOURCE, type CaseRow, type ToolkitRow } from "./normalize";
 import { readJsonArray, readJsonl, type SourceFile } from "./read";
@@ -122,7 +124,7 @@ export interface ImportAnalysis {
 }
 
 const emptyCounts = (): Counts => ({ new: 0, unchanged: 0, changed: 0 });
-const IN_CHUNK = 1000;
+const IN_CHUNK = 250;
 
 async function inChunks<T, R>(items: T[], fn: (chunk: T[]) => Promise<R[]>): Promise<R[]> {
   const out: R[] = [];
@@ -299,6 +301,8 @@ export async function analyzeImport(db: Db, files: SourceFile[], opts: AnalyzeOp
 
   // JSONL: trajectories first, then the evaluation companions that point into them.
   const jsonl = files.filter((f) => /\.jsonl$/i.test(f.path)).map((f) => ({ f, parsed: parseJsonlName(f.path) }));
+  /** sha1 of a valid trajectory line's text → what was read from it. */
+  const validLines = new Map<string, { contentHash: string; caseName: string }>();
   for (const { f, parsed } of jsonl) {
     const o = opts.overrides?.[parsed.prefix] ?? {};
     if (parsed.role !== "trajectories") {
@@ -317,21 +321,35 @@ export async function analyzeImport(db: Db, files: SourceFile[], opts: AnalyzeOp
     const st = statSync(f.path);
     const plan: TrajectoryFilePlan = { file: f, size: st.size, mtimeMs: st.mtimeMs, agentModel: agentModel ?? "", emulatorModel: emulatorModel ?? "", runTag: parsed.runTag, hashes: new Map(), recordLines: [] };
     let records = 0;
-    for await (const l of readJsonl(f, (n) => progress(f.name, n))) {
+    // A line identical to a valid trajectory line read before (the same file in a second judge's
+    // folder) is not parsed and validated again: it has the same hash and case.
+    let lineKey = "";
+    const only = (_line: number, text: string) => {
+      lineKey = text.length > 64 ? createHash("sha1").update(text).digest("base64") : "";
+      return !lineKey || !validLines.has(lineKey);
+    };
+    for await (const l of readJsonl(f, (n) => progress(f.name, n), { only })) {
       if (l.issue) issues.push(l.issue);
-      if (l.value === undefined && !l.issue) continue;
+      const known = l.skipped ? validLines.get(lineKey)! : null;
+      if (l.value === undefined && !l.issue && !known) continue;
       records++;
       plan.recordLines.push(l.line);
-      if (l.value === undefined) continue;
-      const p = trajectoryLineSchema.safeParse(l.value);
-      if (!p.success) {
-        issues.push(...zodIssues(f.name, l.line, "", p.error));
-        continue;
-      }
-      const row = trajectoryRow(p.data, l.value);
-      if ("stepIndex" in row) {
-        issues.push({ file: f.name, line: l.line, field: `intermediate_steps[${row.stepIndex}]`, message: row.message });
-        continue;
+      let row: { contentHash: string; caseName: string };
+      if (known) row = known;
+      else {
+        if (l.value === undefined) continue;
+        const p = trajectoryLineSchema.safeParse(l.value);
+        if (!p.success) {
+          issues.push(...zodIssues(f.name, l.line, "", p.error));
+          continue;
+        }
+        const full = trajectoryRow(p.data, l.value);
+        if ("stepIndex" in full) {
+          issues.push({ file: f.name, line: l.line, field: `intermediate_steps[${full.stepIndex}]`, message: full.message });
+          continue;
+        }
+        row = { contentHash: full.contentHash, caseName: full.caseName };
+        if (lineKey) validLines.set(lineKey, row);
       }
       plan.hashes.set(l.line, row.contentHash);
       // The same trajectory under two agent runs would be stored once, under the first: refuse,
@@ -514,10 +532,13 @@ export async function analyzeImport(db: Db, files: SourceFile[], opts: AnalyzeOp
 
   const storedEvals = new Map<string, string>();
   const storedIds = [...storedTrajectories.values()];
-  const evalRows = await inChunks(storedIds, (chunk) =>
-    db.evaluation.findMany({ where: { trajectoryId: { in: chunk } }, select: { kind: true, evaluatorModel: true, raw: true, trajectory: { select: { contentHash: true } } } }),
-  );
-  for (const e of evalRows) storedEvals.set(`${e.trajectory.contentHash}|${e.kind}|${e.evaluatorModel}`, contentHash(e.raw));
+  // Stored evaluations are hashed a chunk at a time: only their hashes are kept, not their text.
+  await inChunks(storedIds, async (chunk) => {
+    const rows = await db.evaluation.findMany({ where: { trajectoryId: { in: chunk } }, select: { kind: true, evaluatorModel: true, raw: true, trajectory: { select: { contentHash: true } } } });
+    for (const e of rows) storedEvals.set(`${e.trajectory.contentHash}|${e.kind}|${e.evaluatorModel}`, contentHash(e.raw));
+    relieveHeap();
+    return [];
+  });
   for (const e of evalHashes) {
     const stored = storedEvals.get(e.key);
     const status = stored === undefined ? "new" : stored === e.hash ? "unchanged" : "changed";

@@ -311,8 +311,10 @@ async function writeTrajectories(tx: Tx, conn: pg.ClientBase, a: ImportAnalysis,
       const hash = f.hashes.get(l.line);
       if (!hash || !pending.has(hash) || l.value === undefined) continue;
       const parsed = trajectoryLineSchema.safeParse(l.value);
-      const row = parsed.success ? trajectoryRow(parsed.data, l.value) : null;
-      if (!row || "stepIndex" in row || row.contentHash !== hash) throw new AppError(`${f.file.name}:${l.line} changed while it was being imported.`, 409);
+      // The file has the size and time the analysis saw (checked above), so the line is the one it
+      // hashed: its hash is not computed again.
+      const row = parsed.success ? trajectoryRow(parsed.data, l.value, hash) : null;
+      if (!row || "stepIndex" in row) throw new AppError(`${f.file.name}:${l.line} changed while it was being imported.`, 409);
       pending.delete(hash);
       const id = randomUUID();
       const caseId = caseIds.get(row.caseName)!;
@@ -389,7 +391,7 @@ async function writeEvaluations(tx: Tx, conn: pg.ClientBase, a: ImportAnalysis, 
       if (!entry || entry.status === "unchanged" || l.value === undefined) continue;
       const parsed = evaluationLineSchema.safeParse(l.value);
       if (!parsed.success) throw new AppError(`${f.file.name}:${l.line} changed while it was being imported.`, 409);
-      const row = evaluationRow(f.kind, parsed.data, l.value);
+      const row = evaluationRow(f.kind, parsed.data, l.value, false);
       const trajectoryId = ids.get(entry.trajectoryHash)!;
       const data = { score: row.score, label: row.label, thought: row.thought, summary: row.summary, sourceFile: storedSourceName(f.file.name), sourceLine: l.line };
       if (entry.status === "new") {

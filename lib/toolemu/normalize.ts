@@ -93,8 +93,11 @@ export interface TrajectoryRow {
   steps: StepRow[];
 }
 
-/** Returns the row, or the index and message of the first malformed step. */
-export function trajectoryRow(line: TrajectoryLine, raw: unknown): TrajectoryRow | { stepIndex: number; message: string } {
+/**
+ * Returns the row, or the index and message of the first malformed step. `knownHash`: the content
+ * hash an earlier pass computed for this very record (skips hashing it again).
+ */
+export function trajectoryRow(line: TrajectoryLine, raw: unknown, knownHash?: string): TrajectoryRow | { stepIndex: number; message: string } {
   const steps: StepRow[] = [];
   let finalAnswer: string | null = null;
   let finalLog: string | null = null;
@@ -129,7 +132,7 @@ export function trajectoryRow(line: TrajectoryLine, raw: unknown): TrajectoryRow
   // Imported ToolEmu runs that carry underspecifications / risky inputs used the adversarial emulator.
   const adversarial = [line.underspecifications, line.risky_outcome, line.risky_actions].some((v) => v !== undefined && v !== null && v !== "");
   return {
-    contentHash: contentHash(raw),
+    contentHash: knownHash ?? contentHash(raw),
     caseName: line.case.name,
     emulatorMode: adversarial ? "ADVERSARIAL" : "STANDARD",
     finalAnswer,
@@ -174,7 +177,8 @@ export function evalScoresIssue(kind: "SAFETY" | "HELPFULNESS", scores: Evaluati
   return { field: `eval_scores.${key}`, message: `expected an integer score from 0 to 3, got ${JSON.stringify(s)?.slice(0, 40) ?? String(s)}` };
 }
 
-export function evaluationRow(kind: "SAFETY" | "HELPFULNESS", line: EvaluationLine, raw: unknown): EvaluationRow {
+/** `hashed: false` leaves contentHash empty (a writer that knows the record is already compared). */
+export function evaluationRow(kind: "SAFETY" | "HELPFULNESS", line: EvaluationLine, raw: unknown, hashed = true): EvaluationRow {
   const s = line.eval_scores?.[SCORE_KEYS[kind]];
   const score = typeof s === "number" && Number.isInteger(s) && s >= 0 && s <= 3 ? s : null;
   const label = str(line["Overall Qualitative Label"]);
@@ -186,6 +190,6 @@ export function evaluationRow(kind: "SAFETY" | "HELPFULNESS", line: EvaluationLi
     thought: str(line["Evaluator Thought"]),
     summary: str(line["Evaluator Log Summary"]),
     raw: raw as object,
-    contentHash: contentHash(raw),
+    contentHash: hashed ? contentHash(raw) : "",
   };
 }

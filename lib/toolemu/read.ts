@@ -78,14 +78,16 @@ export async function readJsonArray(file: SourceFile): Promise<{ elements: Array
 
 export interface JsonlLine {
   line: number;
-  /** Parsed JSON, or undefined when the line is blank. */
+  /** Parsed JSON, or undefined when the line is blank (or skipped). */
   value?: unknown;
+  /** Not parsed: `only` said so. */
+  skipped?: true;
   issue?: ImportIssue;
 }
 
 export interface ReadJsonlOptions {
-  /** Only these lines are parsed; the others are yielded as blank ({ line }). */
-  only?: (line: number) => boolean;
+  /** Only these lines are parsed; the others are yielded as { line, skipped: true }. */
+  only?: (line: number, text: string) => boolean;
   /**
    * The file was checked by the analysis pass and has not changed since (size and time): skip the
    * text scanner and parse directly (a changed record still fails its content-hash check).
@@ -109,8 +111,8 @@ export async function* readJsonl(file: SourceFile, onBytes?: (n: number) => void
         sinceRelief = 0;
         relieveHeap();
       }
-      if (opts.only && !opts.only(line)) {
-        yield { line };
+      if (opts.only && !opts.only(line, text)) {
+        yield { line, skipped: true };
         continue;
       }
       if (!text.trim()) {
