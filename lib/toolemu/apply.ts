@@ -83,6 +83,8 @@ export async function applyImport(db: Db, a: ImportAnalysis, opts: ApplyOptions 
       await writeTrajectories(tx, conn, a, result, progress);
       await relabelTrajectories(tx, a, result);
       await writeEvaluations(tx, conn, a, result, progress);
+      // Evaluator scores (new and changed evaluations) are written above and nowhere else in an
+      // import: what must follow every score write in this transaction goes here.
       return result;
     },
     { timeout: 60 * 60_000, maxWait: 60_000 },

@@ -1,9 +1,9 @@
 // Keeps a long import's heap near what it really holds. A bulk import allocates ~10× its input in
 // short-lived strings and objects; with Node's default limits V8 lets that garbage pile up to
-// hundreds of MB before a full collection (measured: 250 MB of heap for a 33 MB folder whose live
-// data is under 100 MB). Between batches, when the heap has grown past a threshold, we ask for a
-// full collection: a few ms per call at these heap sizes, and the importer's peak RSS no longer
-// depends on the input's size.
+// hundreds of MB before a full collection, several times what is live (bench:import --shape prints
+// the peaks). Between batches, when the heap has grown past a threshold, we ask for a full
+// collection: cheap while little is live, and the importer's peak RSS no longer depends on the
+// input's size.
 import { getHeapStatistics, setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
