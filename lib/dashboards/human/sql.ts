@@ -65,10 +65,12 @@ export function voteScope(campaignId: string, filter: DashboardFilter): Prisma.S
 
 /**
  * The items that have at least one label in labelScope, as "ItemVote" rows aliased `iv`: their
- * vectors already leave excluded annotators out (n = counted labels); gold items are left out here.
+ * vectors already leave excluded annotators out (n = counted labels); gold items are left out here
+ * (NOT IN: one hashed list of the campaign's gold items, not a probe per item).
  */
 export function itemVoteScope(campaignId: string, filter: DashboardFilter): Prisma.Sql {
-  return Prisma.sql`iv."campaignId" = ${campaignId} AND iv.n > 0 AND NOT EXISTS (SELECT 1 FROM "GoldAnswer" gx WHERE gx."itemId" = iv."itemId")${itemNarrowing(campaignId, filter, "iv")}`;
+  return Prisma.sql`iv."campaignId" = ${campaignId} AND iv.n > 0
+    AND iv."itemId" NOT IN (SELECT gx."itemId" FROM "GoldAnswer" gx JOIN "CampaignItem" gi ON gi.id = gx."itemId" WHERE gi."campaignId" = ${campaignId})${itemNarrowing(campaignId, filter, "iv")}`;
 }
 
 /** One candidate of a vote: its label text and its vote count (an SQL expression). */
