@@ -84,7 +84,9 @@ export async function applyImport(db: Db, a: ImportAnalysis, opts: ApplyOptions 
       await relabelTrajectories(tx, a, result);
       await writeEvaluations(tx, conn, a, result, progress);
       // Evaluator scores (new and changed evaluations) are written above and nowhere else in an
-      // import: what must follow every score write in this transaction goes here.
+      // import. The dashboards' "evaluator:<model>" version is bumped by the database itself, in
+      // this transaction, by the first written row per evaluator (trigger of the dashboard_votes
+      // migration; lib/dashboards/human/votes.ts): nothing to call here.
       return result;
     },
     { timeout: 60 * 60_000, maxWait: 60_000 },
