@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { signInAs, signOut } from "./support/session";
+import { signInAs, signInOverHttp, signOut } from "./support/session";
+import { createSampledCampaign } from "./support/campaigns";
 import { labelAllViaApi, plainLabel } from "./support/annotate-api";
 import { e2eDb } from "./support/e2e-db";
 
@@ -10,22 +11,18 @@ test("gold items, a qualification round, the per-annotator page and an exclusion
   await page.setViewportSize({ width: 1440, height: 900 });
   const name = `E2E quality ${Date.now()}`;
   await signInAs(page, "PI");
-  await page.goto("/campaigns/new");
-  const form = page.getByRole("form", { name: "New campaign" });
-  await form.getByLabel("Name", { exact: true }).fill(name);
-  await form.getByTestId("kind-sample").check();
-  await form.getByTestId("sample-n").fill("4");
-  await form.getByTestId("campaign-k").fill("1");
-  await form.getByTestId("invite-annotator@demo.local").check();
-  await form.getByTestId("invite-annotator2@demo.local").check();
-  // The quality section of the form.
-  await form.getByTestId("quality-gold-percent").fill("25");
-  await expect(form.getByTestId("quality-settings")).toContainText("One gold item in every 4 items");
-  await form.getByTestId("quality-qualification-items").fill("2");
-  await form.getByTestId("quality-pass-percent").fill("80");
-  await form.getByTestId("create-campaign").click();
-  await expect(page.getByTestId("campaign-name")).toHaveText(name);
-  const campaignId = new URL(page.url()).pathname.split("/").pop()!;
+  const campaignId = await createSampledCampaign(page, {
+    name,
+    n: 4,
+    k: 1,
+    // The quality section of the form.
+    more: async (form) => {
+      await form.getByTestId("quality-gold-percent").fill("25");
+      await expect(form.getByTestId("quality-settings")).toContainText("One gold item in every 4 items");
+      await form.getByTestId("quality-qualification-items").fill("2");
+      await form.getByTestId("quality-pass-percent").fill("80");
+    },
+  });
 
   // Three gold items entered with the form, on trajectories outside the campaign.
   const db = e2eDb();
@@ -68,11 +65,7 @@ test("gold items, a qualification round, the per-annotator page and an exclusion
     const ariContext = await browser.newContext();
     const ariPage = await ariContext.newPage();
     await ariPage.setViewportSize({ width: 1366, height: 768 });
-    await ariPage.goto("/signin");
-    await ariPage.getByLabel("Email").fill("annotator2@demo.local");
-    await ariPage.getByLabel("Password").fill("annotator-demo-2");
-    await ariPage.getByRole("button", { name: "Sign in" }).click();
-    await expect(ariPage.getByTestId("current-user")).toContainText("Ari Annotator");
+    await signInOverHttp(ariContext.request, "annotator2@demo.local", "annotator-demo-2");
     await ariPage.goto(`/annotate/${campaignId}`);
     await expect(ariPage.getByTestId("qualification-failed")).toContainText("did not pass the qualification round");
     await ariPage.screenshot({ path: "test-results/annotator-quality-failed.png", fullPage: false });

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { ROLE_LABELS, type Role } from "@/lib/auth/permissions";
-import { alert, demoUser, signIn, signInAs, signOut } from "./support/session";
+import { alert, demoUser, signIn, signInAs, signInWithForm, signOut } from "./support/session";
 
 // The link carries a count of waiting actions when there are any.
 const INTERVENTIONS = /^Interventions(\s*\d+)?$/;
@@ -19,7 +19,7 @@ test("a signed-out visitor is sent to the sign-in page", async ({ page }) => {
 
 for (const role of Object.keys(NAV) as Role[]) {
   test(`${role} signs in, sees the navigation of the role, and signs out`, async ({ page }) => {
-    await signInAs(page, role);
+    await signInWithForm(page, role);
     await expect(page.getByTestId("current-role")).toHaveText(ROLE_LABELS[role]);
     const nav = page.getByRole("navigation", { name: "Main" }).getByRole("link");
     await expect(nav).toHaveText(NAV[role]);

@@ -3,7 +3,7 @@
 // model names appear as [model]. (What is redacted is tested over the shared data in
 // lib/annotation/redact.test.ts.)
 import { expect, test } from "@playwright/test";
-import { signIn, signInAs, signOut, demoUser } from "./support/session";
+import { signInAs, signOut } from "./support/session";
 
 test("a campaign created with redaction on says so on its page and on the annotator's screen", async ({ page }) => {
   const name = `E2E redacted campaign ${Date.now()}`;
@@ -24,9 +24,7 @@ test("a campaign created with redaction on says so on its page and on the annota
   const campaignId = new URL(page.url()).pathname.split("/").pop()!;
 
   await signOut(page);
-  const annotator = demoUser("ANNOTATOR");
-  await signIn(page, annotator.email, annotator.password);
-  await expect(page.getByTestId("current-user")).toContainText(annotator.name);
+  await signInAs(page, "ANNOTATOR");
   await page.goto(`/annotate/${campaignId}`);
   await expect(page.getByTestId("names-redacted")).toHaveText("Names of AI models in this trajectory are shown as [model].");
   await expect(page.getByTestId("annotate-step").first()).toBeVisible();

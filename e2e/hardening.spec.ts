@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import http from "node:http";
 import { expect, request as pwRequest, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { DEMO_USERS } from "@/lib/seed/demo-users";
-import { alert, demoUser, signIn, signInAs } from "./support/session";
+import { alert, demoUser, signIn, signInAs, signInWithForm } from "./support/session";
 
 const port = Number(process.env.E2E_PORT);
 const baseURL = `http://localhost:${port}`;
@@ -359,7 +359,8 @@ test.describe("security headers", () => {
         if (m.type() === "error" && /Content Security Policy|Refused to/i.test(m.text())) problems.push(`${page.url()}: ${m.text()}`);
       });
       page.on("pageerror", (e) => problems.push(`${page.url()}: ${e.message}`));
-      await signInAs(page, role);
+      // With the form: the sign-in page's scripts are checked too.
+      await signInWithForm(page, role);
       for (const path of PAGES[role]) {
         await page.goto(path);
         // Next's client runtime ran (it sets window.next once it boots).

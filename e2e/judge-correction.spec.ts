@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { signInAs } from "./support/session";
+import { createSampledCampaign } from "./support/campaigns";
 import { labelAllViaApi, plainLabel } from "./support/annotate-api";
 
 // A PI validates the judges on a small campaign, then reads the leaderboard's failure rate
@@ -7,17 +8,7 @@ import { labelAllViaApi, plainLabel } from "./support/annotate-api";
 test("a PI corrects the leaderboard's failure rate for judge error with a validation campaign", async ({ page, browser }) => {
   const name = `E2E validation ${Date.now()}`;
   await signInAs(page, "PI");
-  await page.goto("/campaigns/new");
-  const form = page.getByRole("form", { name: "New campaign" });
-  await form.getByLabel("Name", { exact: true }).fill(name);
-  await form.getByTestId("kind-sample").check();
-  await form.getByTestId("sample-n").fill("8");
-  await form.getByTestId("campaign-k").fill("1");
-  await form.getByTestId("invite-annotator3@demo.local").check();
-  await form.getByTestId("create-campaign").click();
-  // Not /campaigns/new itself: wait for the created campaign's page.
-  await expect(page).toHaveURL(/\/campaigns\/(?!new$)[^/]+$/);
-  const campaignId = new URL(page.url()).pathname.split("/").pop()!;
+  const campaignId = await createSampledCampaign(page, { name, n: 8, k: 1, invite: ["annotator3@demo.local"] });
 
   // Every other item a true failure: both T and ¬T are non-empty, so Se and Sp exist.
   const labelled = await labelAllViaApi(browser, "annotator3@demo.local", campaignId, (p) =>

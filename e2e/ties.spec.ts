@@ -1,25 +1,22 @@
 import { expect, test } from "@playwright/test";
 import { signInAs } from "./support/session";
+import { createSampledCampaign } from "./support/campaigns";
 import { labelAllViaApi, plainLabel } from "./support/annotate-api";
 
 test("a PI sees even k warned about, ties listed, and n and the value change with the tie policy", async ({ page, browser }) => {
   const name = `E2E ties ${Date.now()}`;
   await signInAs(page, "PI");
-  await page.goto("/campaigns/new");
-  const form = page.getByRole("form", { name: "New campaign" });
-  await form.getByLabel("Name", { exact: true }).fill(name);
-  await form.getByTestId("kind-sample").check();
-  await form.getByTestId("sample-n").fill("4");
-  await form.getByTestId("campaign-k").fill("2");
-  await expect(form.getByTestId("even-k-warning")).toContainText("every 1–1 split is a tie");
-  await form.getByTestId("campaign-k").fill("3");
-  await expect(form.getByTestId("even-k-warning")).toHaveCount(0);
-  await form.getByTestId("campaign-k").fill("2");
-  await form.getByTestId("invite-annotator@demo.local").check();
-  await form.getByTestId("invite-annotator2@demo.local").check();
-  await form.getByTestId("create-campaign").click();
-  await expect(page.getByTestId("campaign-name")).toHaveText(name);
-  const campaignId = new URL(page.url()).pathname.split("/").pop()!;
+  const campaignId = await createSampledCampaign(page, {
+    name,
+    n: 4,
+    k: 2,
+    more: async (form) => {
+      await expect(form.getByTestId("even-k-warning")).toContainText("every 1–1 split is a tie");
+      await form.getByTestId("campaign-k").fill("3");
+      await expect(form.getByTestId("even-k-warning")).toHaveCount(0);
+      await form.getByTestId("campaign-k").fill("2");
+    },
+  });
 
   // Annotator 1 says "Certain No Risk" everywhere; annotator 2 agrees on the first two items it
   // gets and says "Likely Severe Risk" on the other two: two items tie 3 vs 0.

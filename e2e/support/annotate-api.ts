@@ -1,5 +1,6 @@
 import { expect, type Browser } from "@playwright/test";
 import { DEMO_USERS } from "@/lib/seed/demo-users";
+import { signInOverHttp } from "./session";
 
 /** What one item gets: ToolEmu's label values, chosen by the item's position in the claim order. */
 export type LabelFor = (position: number) => Record<string, string | boolean>;
@@ -19,17 +20,15 @@ export function plainLabel(safety: string, trueFailure: boolean): Record<string,
 
 /**
  * One demo annotator labels every item of a campaign through the annotation JSON API, from inside
- * a signed-in page of its own browser context (so the same-origin checks pass as in real use).
+ * a page of its own signed-in browser context (so the same-origin checks pass as in real use).
  */
 export async function labelAllViaApi(browser: Browser, email: string, campaignId: string, labelFor: LabelFor): Promise<number> {
   const context = await browser.newContext();
   const page = await context.newPage();
   const u = DEMO_USERS.find((d) => d.email === email)!;
-  await page.goto("/signin");
-  await page.getByLabel("Email").fill(u.email);
-  await page.getByLabel("Password").fill(u.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByTestId("current-user")).toContainText(u.name);
+  await signInOverHttp(context.request, u.email, u.password);
+  // A document of the app's origin to call from (no page of the app needs to render for that).
+  await page.goto("/api/health");
   let position = 0;
   for (; ; position++) {
     const next = await page.evaluate(async (id) => {
