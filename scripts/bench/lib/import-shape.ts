@@ -6,7 +6,7 @@
 // wall time and peak RSS are read; then, in the same run, the rows it wrote are dumped with COPY
 // TO, the tables emptied, and the same rows loaded back with COPY FROM in one transaction: the
 // floor an importer is compared with.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -91,13 +91,21 @@ interface ChildResult {
   written: { toolkits: number; cases: number; trajectories: number; evaluations: number } | null;
 }
 
-/** Runs the import in its own process (the CLI's code path) and returns its own measurements. */
-function importInChild(url: string, folder: string, heapMb: number): ChildResult {
+/**
+ * Runs the import in its own process (the CLI's code path) and returns its own measurements.
+ * Asynchronously: the embedded database is served by this process's event loop.
+ */
+async function importInChild(url: string, folder: string, heapMb: number): Promise<ChildResult> {
   const tsx = path.resolve("node_modules/.bin/tsx");
   const env = { ...process.env, DATABASE_URL: url, NODE_OPTIONS: [process.env.NODE_OPTIONS, Number.isFinite(heapMb) ? `--max-old-space-size=${heapMb}` : ""].filter(Boolean).join(" ") };
-  const r = spawnSync(tsx, ["--conditions=react-server", path.resolve("scripts/bench/lib/import-child.ts"), folder], { env, encoding: "utf8", maxBuffer: 64 * MB });
-  const last = r.stdout.trim().split("\n").pop() ?? "";
-  if (r.status !== 0 || !last.startsWith("{")) throw new Error(`the import process failed (exit ${r.status ?? r.signal}): ${r.stderr.trim().split("\n").slice(-8).join("\n")}`);
+  const child = spawn(tsx, ["--conditions=react-server", path.resolve("scripts/bench/lib/import-child.ts"), folder], { env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-20_000)));
+  const status = await new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  const last = stdout.trim().split("\n").pop() ?? "";
+  if (status !== 0 || !last.startsWith("{")) throw new Error(`the import process failed (exit ${status}): ${stderr.trim().split("\n").slice(-8).join("\n")}`);
   return JSON.parse(last) as ChildResult;
 }
 
@@ -155,12 +163,12 @@ export async function runShapeBench(shapeName: string, opts: ShapeOptions): Prom
       await prisma.$disconnect();
     }
 
-    const run = importInChild(db.url, folder, opts.heapMb);
+    const run = await importInChild(db.url, folder, opts.heapMb);
     if (run.issues.length || !run.written) throw new Error(`import refused: ${run.issues.map((i) => `${i.file}:${i.line} ${i.message}`).join("; ") || run.changes.join("; ")}`);
     const landed = await counts(sql);
     const ok = landed.trajectories === input.trajectories && landed.evaluations === input.evaluations && landed.steps === landed.stepSum && landed.steps > 0;
     let again: ChildResult | null = null;
-    if (opts.reimport) again = importInChild(db.url, folder, opts.heapMb);
+    if (opts.reimport) again = await importInChild(db.url, folder, opts.heapMb);
     const copy = await copyBaseline(sql, tmp);
     const copied = await counts(sql);
     const copyOk = copied.trajectories === landed.trajectories && copied.steps === landed.steps && copied.evaluations === landed.evaluations;
