@@ -14,12 +14,14 @@ export function AppHeader({ user, signOutEverywhere, counts }: {
   const items = NAV_ITEMS.filter((i) => can(user.role, i.permission)).map(({ href, label }) => ({ href, label, count: counts?.[href] }));
   return (
     <header className="border-b border-slate-200 bg-white">
-      {/* Wider than the page body so that every role's links fit in one row at 1440 px (e2e/polish.spec.ts). */}
+      {/* Wider than the page body so that every role's links fit in one row at 1440 px (e2e/polish.spec.ts):
+          below 1536 px (2xl) the brand shows its logo only (its name stays for screen readers and in
+          the title) and the links sit closer. */}
       <div className="mx-auto flex max-w-[96rem] flex-wrap items-center gap-x-3 gap-y-2 px-4 py-3">
-        <Link href="/" className="flex shrink-0 items-center gap-2 whitespace-nowrap text-base font-semibold tracking-tight text-slate-900">
+        <Link href="/" title="ToolEmu Studio: start page" className="flex shrink-0 items-center gap-2 whitespace-nowrap text-base font-semibold tracking-tight text-slate-900">
           {/* eslint-disable-next-line @next/next/no-img-element -- a 24 px SVG needs no image optimisation */}
           <img src="/favicon.svg" alt="" width={24} height={24} />
-          ToolEmu Studio
+          <span className="sr-only 2xl:not-sr-only">ToolEmu Studio</span>
         </Link>
         <NavLinks items={items} />
         <div className="ml-auto flex shrink-0 items-center gap-2 text-sm">

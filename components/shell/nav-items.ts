@@ -13,6 +13,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/trajectories", label: "Trajectories", permission: "trajectory:read" },
   { href: "/sage", label: "SAGE", permission: "sage:read" },
   { href: "/import", label: "Import", permission: "data:import" },
+  { href: "/generate", label: "Generate", permission: "authoring:generate" },
   { href: "/playground", label: "Playground", permission: "run:create" },
   { href: "/runs", label: "Runs", permission: "run:read" },
   { href: "/interventions", label: "Interventions", permission: "intervention:answer" },

@@ -11,7 +11,7 @@ export function NavLinks({ items }: { items: { href: string; label: string; coun
         const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
         return (
           <Link key={item.href} href={item.href} aria-current={active ? "page" : undefined}
-            className={`whitespace-nowrap rounded-md px-1.5 py-1.5 text-sm font-medium ${active ? "bg-indigo-50 text-indigo-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900"}`}>
+            className={`whitespace-nowrap rounded-md px-1 py-1.5 text-sm font-medium 2xl:px-1.5 ${active ? "bg-indigo-50 text-indigo-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900"}`}>
             {item.label}
             {item.count && item.count.n > 0 && (
               <>
