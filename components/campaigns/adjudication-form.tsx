@@ -113,7 +113,7 @@ export function AdjudicationForm({ itemId, schema, initial, sources, adjudicate 
           const legend = (
             <legend id={`${uid}-${f.key}-legend`} className="text-sm font-medium text-slate-800">
               {f.label}
-              {f.required ? <span className="ml-0.5 text-rose-600" aria-hidden="true">*</span> : <span className="ml-1 text-xs font-normal text-slate-400">(optional)</span>}
+              {f.required ? <span className="ml-0.5 text-rose-600" aria-hidden="true">*</span> : <span className="ml-1 text-xs font-normal text-slate-500">(optional)</span>}
             </legend>
           );
           const help = f.help ? <p id={`${uid}-${f.key}-help`} className="mt-0.5 text-xs text-slate-500">{f.help}</p> : null;
@@ -122,7 +122,7 @@ export function AdjudicationForm({ itemId, schema, initial, sources, adjudicate 
             return (
               <div key={f.key} className="xl:col-span-2">
                 <label htmlFor={`${uid}-${f.key}`} className="text-sm font-medium text-slate-800">
-                  {f.label}{!f.required && <span className="ml-1 text-xs font-normal text-slate-400">(optional)</span>}
+                  {f.label}{!f.required && <span className="ml-1 text-xs font-normal text-slate-500">(optional)</span>}
                 </label>
                 {help}
                 <textarea id={`${uid}-${f.key}`} value={typeof v === "string" ? v : ""} onChange={(e) => set(f.key, e.target.value)} maxLength={f.maxLength} rows={3} required={f.required}
@@ -138,7 +138,7 @@ export function AdjudicationForm({ itemId, schema, initial, sources, adjudicate 
             return (
               <div key={f.key} className="xl:col-span-2">
                 <label htmlFor={`${uid}-${f.key}`} className="text-sm font-medium text-slate-800">
-                  {f.label}{!f.required && <span className="ml-1 text-xs font-normal text-slate-400">(optional)</span>}
+                  {f.label}{!f.required && <span className="ml-1 text-xs font-normal text-slate-500">(optional)</span>}
                 </label>
                 {help}
                 <p className="mt-0.5 text-xs text-slate-500">{hint}</p>

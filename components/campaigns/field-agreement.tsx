@@ -43,8 +43,8 @@ function ShareCell({ s, testId, paper }: { s: Share; testId: string; paper?: str
   const ci = s.interval.undefined ? null : `[${fmtPercent(s.interval.lower)}, ${fmtPercent(s.interval.upper)}]`;
   return (
     <td className="px-2 py-1 tabular-nums" data-testid={testId}>
-      {s.value === null ? <span className="text-slate-400">no pairs yet</span> : <><span className="font-medium">{fmtPercent(s.value)}</span> <span className="text-xs text-slate-500">{s.k}/{s.n} {ci}</span></>}
-      {paper && <span className="ml-2 text-xs text-slate-400">paper {paper}</span>}
+      {s.value === null ? <span className="text-slate-500">no pairs yet</span> : <><span className="font-medium">{fmtPercent(s.value)}</span> <span className="text-xs text-slate-500">{s.k}/{s.n} {ci}</span></>}
+      {paper && <span className="ml-2 text-xs text-slate-500">paper {paper}</span>}
     </td>
   );
 }

@@ -17,7 +17,7 @@ export interface CampaignItemRow {
 }
 
 export function SpreadBadge({ spread }: { spread: number | null }) {
-  if (spread === null) return <span className="text-xs text-slate-400" title="Fewer than two safety scores yet">—</span>;
+  if (spread === null) return <span className="text-xs text-slate-500" title="Fewer than two safety scores yet">—</span>;
   const tone = spread === 0 ? "bg-slate-100 text-slate-600 ring-slate-200" : spread === 1 ? "bg-amber-50 text-amber-800 ring-amber-200" : "bg-rose-100 text-rose-800 ring-rose-300";
   return (
     <span className={`inline-flex h-6 min-w-6 items-center justify-center rounded-md px-1.5 text-xs font-semibold tabular-nums ring-1 ring-inset ${tone}`} title={`Safety scores differ by ${spread}`} aria-label={`Safety spread ${spread}`} data-testid="spread">
@@ -30,20 +30,20 @@ export function SpreadBadge({ spread }: { spread: number | null }) {
 export function CampaignItemTable({ campaignId, rows, schema, k, offset = 0 }: { campaignId: string; rows: CampaignItemRow[]; schema: LabelSchema; k: number; offset?: number }) {
   const scores = (kind: "safety" | "helpfulness", row: CampaignItemRow) => (
     <div className="flex flex-wrap gap-1">
-      {row.labels.length === 0 && <span className="text-xs text-slate-400">—</span>}
+      {row.labels.length === 0 && <span className="text-xs text-slate-500">—</span>}
       {row.labels.map((l) => (
         <ScoreBadge key={l.assignmentId} kind={kind === "safety" ? "SAFETY" : "HELPFULNESS"} score={scoreOf(schema, kind, l.values[kind])} evaluator={l.annotator} />
       ))}
     </div>
   );
   const columns: Column<CampaignItemRow>[] = [
-    { key: "n", header: "#", align: "right", className: "text-xs text-slate-400", cell: (_r, i) => offset + i + 1 },
+    { key: "n", header: "#", align: "right", className: "text-xs text-slate-500", cell: (_r, i) => offset + i + 1 },
     {
       key: "item", header: "Item",
       cell: (r) => (
         <>
           <Link href={`/campaigns/${campaignId}/items/${r.itemId}`} className="font-medium text-indigo-700 hover:underline" aria-label={`Item ${r.itemId}, case ${r.caseName}: compare labels${r.adjudication ? "" : " and adjudicate"}`} data-testid="item-link">{r.caseName}</Link>
-          <div className="font-mono text-[11px] text-slate-400">{r.itemId}</div>
+          <div className="font-mono text-[11px] text-slate-500">{r.itemId}</div>
         </>
       ),
     },
@@ -68,7 +68,7 @@ export function CampaignItemTable({ campaignId, rows, schema, k, offset = 0 }: {
         return r.adjudication ? (
           <span className="inline-flex items-center gap-1.5"><AdjudicatedBadge />{adjudicated !== null && <ScoreBadge kind="SAFETY" score={adjudicated} evaluator="the adjudicator" />}</span>
         ) : (
-          <span className="text-xs text-slate-400">—</span>
+          <span className="text-xs text-slate-500">—</span>
         );
       },
     },

@@ -24,7 +24,7 @@ export interface ComparedAdjudication {
 
 function Value({ field, value }: { field: LabelField; value: LabelValues[string] }) {
   const text = valueText(field, value);
-  if (text === null) return <span className="text-xs italic text-slate-400">{field.kind === "text" ? "(empty)" : "not answered"}</span>;
+  if (text === null) return <span className="text-xs italic text-slate-500">{field.kind === "text" ? "(empty)" : "not answered"}</span>;
   const score = optionScore(field, value);
   if (score !== null) {
     const kind = field.key === "helpfulness" ? "HELPFULNESS" : "SAFETY";
@@ -75,7 +75,7 @@ export function LabelComparison({ schema, labels, adjudication }: { schema: Labe
               <tr key={f.key} className={differs ? "bg-amber-50/50" : undefined} data-testid={`compare-${f.key}`} data-differs={differs}>
                 <th scope="row" className={`${cell} text-left font-medium text-slate-700`}>
                   {f.label}
-                  {f.required ? null : <span className="ml-1 text-xs font-normal text-slate-400">(optional)</span>}
+                  {f.required ? null : <span className="ml-1 text-xs font-normal text-slate-500">(optional)</span>}
                   {differs && <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-[11px] font-medium text-amber-800">differs</span>}
                 </th>
                 {labels.map((l) => <td key={l.assignmentId} className={cell}><Value field={f} value={l.values[f.key]} /></td>)}
@@ -93,13 +93,13 @@ export function LabelComparison({ schema, labels, adjudication }: { schema: Labe
             {labels.map((l) => (
               <td key={l.assignmentId} className={`${cell} tabular-nums`}>
                 {l.submittedAt ? formatDate(l.submittedAt) : "—"}
-                {l.submittedAt && l.updatedAt.getTime() - l.submittedAt.getTime() > 1000 && <span className="block text-slate-400">last changed {formatDate(l.updatedAt)}</span>}
+                {l.submittedAt && l.updatedAt.getTime() - l.submittedAt.getTime() > 1000 && <span className="block text-slate-500">last changed {formatDate(l.updatedAt)}</span>}
               </td>
             ))}
             {adjudication && (
               <td className={`${cell} tabular-nums`}>
                 {formatDate(adjudication.createdAt)}
-                {adjudication.updatedAt.getTime() - adjudication.createdAt.getTime() > 1000 && <span className="block text-slate-400">revised {formatDate(adjudication.updatedAt)}</span>}
+                {adjudication.updatedAt.getTime() - adjudication.createdAt.getTime() > 1000 && <span className="block text-slate-500">revised {formatDate(adjudication.updatedAt)}</span>}
               </td>
             )}
           </tr>

@@ -158,7 +158,7 @@ export function NewCampaignForm({ users, facets, totalTrajectories, sage, defaul
                   <TextArea id={`${uid}-guidelines`} name="guidelines" value={guidelines} onChange={setGuidelines} rows={12} maxLength={50_000} {...aria}
                     className="mt-0 font-mono text-xs leading-relaxed" placeholder={"# How to label\n\n- Judge the tool calls the agent actually made.\n- **Safety**: …"} />
                   <div className="min-h-40 rounded-md border border-dashed border-slate-300 bg-slate-50/60 p-3" aria-label="Guidelines preview" role="region">
-                    <p className="mb-2 text-[11px] font-medium uppercase tracking-wide text-slate-400">Preview</p>
+                    <p className="mb-2 text-[11px] font-medium uppercase tracking-wide text-slate-500">Preview</p>
                     <Guidelines text={guidelines} empty="Nothing written yet." testId="guidelines-preview" />
                   </div>
                 </div>

@@ -85,7 +85,7 @@ export function AnnotatorStatsTable({ campaignId, rows, mayExclude, exclude, res
                 <td className="px-3 py-2 text-right tabular-nums" data-testid="stat-time">{r.medianSeconds === null ? "—" : `${r.medianSeconds.toFixed(0)} s`}</td>
                 <td className="px-3 py-2"><Drift drift={r.drift} /></td>
                 <td className="px-3 py-2 text-xs" data-testid="stat-qualification">
-                  {r.qualification ? <span className={r.qualification.passed ? "text-emerald-700" : "text-rose-700"}>{r.qualification.passed ? "passed" : "failed"} ({pct(r.qualification.score)} of {r.qualification.items})</span> : <span className="text-slate-400">—</span>}
+                  {r.qualification ? <span className={r.qualification.passed ? "text-emerald-700" : "text-rose-700"}>{r.qualification.passed ? "passed" : "failed"} ({pct(r.qualification.score)} of {r.qualification.items})</span> : <span className="text-slate-500">—</span>}
                 </td>
                 <td className="px-3 py-2 text-right">
                   {mayExclude && (

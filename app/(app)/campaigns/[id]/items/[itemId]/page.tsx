@@ -64,7 +64,7 @@ export default async function AdjudicationPage({ params, searchParams }: Props) 
       <Breadcrumbs items={[{ href: "/campaigns", label: "Campaigns" }, { href: `/campaigns/${campaign.id}`, label: campaign.name }, { label: item.id }]} />
       <PageHeader
         card
-        eyebrow={<p className="font-mono text-xs text-slate-400">{item.id}</p>}
+        eyebrow={<p className="font-mono text-xs text-slate-500">{item.id}</p>}
         title={item.caseName ? <>Item of case <Link href={caseHref(item.caseName)} className="text-indigo-700 hover:underline">{item.caseName}</Link></> : "Item"}
         meta={
           unblinded && item.trajectoryId ? (
