@@ -1,4 +1,3 @@
-// DRAFT, not in the suite (rename to .spec.ts once it has passed in a full run): see the session 6 note.
 // Label forms per campaign (issue 18 item 6): a PI defines a custom form with a per-step rating
 // in the form editor (a located error shown and fixed on the way), two annotators label with it,
 // and the per-step field's κ appears on the campaign's agreement panel.
