@@ -120,6 +120,8 @@ async function counts(sql: pg.Client) {
 /** Dumps the imported rows, empties the tables and loads the same rows with COPY in one transaction; returns ms. */
 async function copyBaseline(sql: pg.Client, dir: string): Promise<{ ms: number; bytes: number }> {
   const files = new Map<string, string>();
+  // In a transaction: on the embedded database that keeps the session this connection's throughout.
+  await sql.query("BEGIN");
   for (const table of TABLES) {
     const file = path.join(dir, `${table}.copy`);
     const fd = openSync(file, "w");
@@ -128,6 +130,7 @@ async function copyBaseline(sql: pg.Client, dir: string): Promise<{ ms: number; 
     files.set(table, file);
   }
   await sql.query(`TRUNCATE "Trajectory" CASCADE`);
+  await sql.query("COMMIT");
   await sql.query(`CHECKPOINT`).catch(() => {}); // not allowed for every role: only evens out the start
   const data = new Map([...files].map(([t, f]) => [t, readFileSync(f)]));
   let bytes = 0;
