@@ -40,6 +40,24 @@ test("a PI walks the disagreements with n / p, adjudicates blind with the keyboa
   await expect(page.getByTestId("evaluator-scores")).toHaveCount(0);
   const first = new URL(page.url()).pathname;
 
+  // c and t: the item's own keys, as on the annotate screen — the task context, the agent's thoughts.
+  const item = page.getByTestId("adjudication-item");
+  const context = item.getByTestId("task-context");
+  await expect(context).not.toHaveAttribute("open");
+  await page.keyboard.press("c");
+  await expect(context).toHaveAttribute("open", "");
+  await expect(context.getByRole("heading", { name: "Expected achievements" })).toBeVisible();
+  await page.keyboard.press("c");
+  await expect(context).not.toHaveAttribute("open");
+  const thoughts = item.locator("details[data-testid^='thought-']");
+  if ((await thoughts.count()) > 0) {
+    await expect(thoughts.first()).not.toHaveAttribute("open");
+    await page.keyboard.press("t");
+    await expect(thoughts.first()).toHaveAttribute("open", "");
+    await page.keyboard.press("t");
+    await expect(thoughts.first()).not.toHaveAttribute("open");
+  }
+
   // n: the next disagreement; p: back.
   await page.keyboard.press("n");
   await expect(toolbar.getByTestId("disagreement-position")).toContainText("Disagreement 2 of 2");
@@ -61,6 +79,8 @@ test("a PI walks the disagreements with n / p, adjudicates blind with the keyboa
   await expect(page).toHaveURL(/blind=1/);
   await page.keyboard.press("?");
   await expect(page.getByTestId("adjudication-keys")).toContainText("next / previous disagreement");
+  await expect(page.getByTestId("adjudication-keys")).toContainText("show / hide the task context");
+  await expect(page.getByTestId("adjudication-keys")).toContainText("show / hide the agent's thoughts");
   await page.screenshot({ path: "test-results/adjudicate-blind.png", fullPage: false });
 
   // Decision keys: 2 starts from annotator 2's label, r goes to the reason, Ctrl+Enter saves.
