@@ -8,7 +8,10 @@ export type Db = PrismaClient;
 
 // The URL each client was made with: bulk writers (lib/toolemu/apply.ts) open a `pg` connection to
 // the same database for COPY-speed inserts that Prisma cannot do.
-const urls = new WeakMap<PrismaClient, string>();
+// On globalThis: Next's server bundles can hold two copies of this module (the import ran through
+// a server action and found no URL for the app's client: a module-level map was a different one).
+const gUrls = globalThis as unknown as { __toolemuPrismaUrls?: WeakMap<PrismaClient, string> };
+const urls = (gUrls.__toolemuPrismaUrls ??= new WeakMap<PrismaClient, string>());
 
 /** The connection string `createPrisma` made this client with, or null for a client made elsewhere. */
 export function connectionStringOf(client: PrismaClient): string | null {
