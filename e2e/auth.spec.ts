@@ -5,8 +5,8 @@ import { alert, demoUser, signIn, signInAs, signInWithForm, signOut } from "./su
 // The link carries a count of waiting actions when there are any.
 const INTERVENTIONS = /^Interventions(\s*\d+)?$/;
 const NAV: Record<Role, (string | RegExp)[]> = {
-  ADMIN: ["Toolkits", "Cases", "Trajectories", "SAGE", "Import", "Playground", "Runs", INTERVENTIONS, "Campaigns", "Annotate", "Dashboards", "Admin"],
-  RESEARCHER: ["Toolkits", "Cases", "Trajectories", "SAGE", "Import", "Playground", "Runs", INTERVENTIONS, "Campaigns", "Annotate", "Dashboards"],
+  ADMIN: ["Toolkits", "Cases", "Trajectories", "SAGE", "Import", "Generate", "Playground", "Runs", INTERVENTIONS, "Campaigns", "Annotate", "Dashboards", "Admin"],
+  RESEARCHER: ["Toolkits", "Cases", "Trajectories", "SAGE", "Import", "Generate", "Playground", "Runs", INTERVENTIONS, "Campaigns", "Annotate", "Dashboards"],
   PI: ["Toolkits", "Cases", "Trajectories", "SAGE", "Runs", INTERVENTIONS, "Campaigns", "Annotate", "Dashboards"],
   ANNOTATOR: ["Annotate"],
 };
