@@ -28,7 +28,12 @@ export default defineConfig({
     screenshot: "only-on-failure",
     launchOptions: { executablePath: findChromium() ?? undefined, args: CHROMIUM_ARGS },
   },
-  projects: [{ name: "chromium", use: { browserName: "chromium" } }],
+  projects: [
+    { name: "chromium", use: { browserName: "chromium" }, testIgnore: /axe\.spec\.ts$/ },
+    // The accessibility sweep runs last: it opens pages with the data the other specs made (runs,
+    // playground episodes), and whatever it must create itself cannot change what they assert.
+    { name: "a11y", use: { browserName: "chromium" }, testMatch: /axe\.spec\.ts$/, dependencies: ["chromium"] },
+  ],
   webServer: {
     // A fresh embedded database per run, started exactly as `npm start` starts the app.
     command: "rm -rf .data-e2e && node node_modules/tsx/dist/cli.mjs --conditions=react-server scripts/start.ts",

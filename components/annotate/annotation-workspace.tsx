@@ -136,17 +136,17 @@ export function AnnotationWorkspace({ item, progress, firstVisit, saveDraft, sub
     <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_24rem]">
       <div>
         <div className="mb-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-600">
-          <Link href="/annotate" className="text-indigo-700 hover:underline">← Campaigns</Link>
+          <Link href="/annotate" className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">← Campaigns</Link>
           <span className="font-medium text-slate-900">{item.campaign.name}</span>
           <span data-testid="progress">{progress.submitted} of {progress.expected}</span>
           <span className="font-mono text-xs text-slate-500" title="Opaque item id">{item.itemId}</span>
           <nav aria-label="My items" className="ml-auto flex items-center gap-3">
             {nav.previous ? (
-              <Link href={nav.previous.href} className="text-indigo-700 hover:underline" data-testid="previous-item" title={nav.previous.hint}>‹ Previous item <kbd aria-hidden="true" className="font-mono text-[10px] text-slate-500">p</kbd></Link>
+              <Link href={nav.previous.href} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" data-testid="previous-item" title={nav.previous.hint}>‹ Previous item <kbd aria-hidden="true" className="font-mono text-[10px] text-slate-500">p</kbd></Link>
             ) : (
               <span className="text-slate-500">‹ Previous item</span>
             )}
-            {nav.next && <Link href={nav.next.href} className="text-indigo-700 hover:underline" data-testid="next-item" title={nav.next.hint}>{nav.next.position === null ? "Back to my current item ›" : "Next ›"}</Link>}
+            {nav.next && <Link href={nav.next.href} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" data-testid="next-item" title={nav.next.hint}>{nav.next.position === null ? "Back to my current item ›" : "Next ›"}</Link>}
             {finished.length > 0 && <FinishedItems items={finished} current={revising?.href ?? null} compact />}
           </nav>
         </div>

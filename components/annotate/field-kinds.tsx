@@ -70,7 +70,7 @@ export function StepRatings({ field, value, steps, readOnly, focused, onChange }
       <ol className="max-h-64 space-y-0.5 overflow-auto">
         {steps.map((s, i) => (
           <li key={s.index} className={`flex items-center gap-2 rounded px-1 py-0.5 text-xs ${focused && next === i ? "bg-indigo-50" : ""}`} data-testid={`step-rating-${i + 1}`} data-rating={v[i] && v[i] !== "-" ? v[i] : ""}>
-            <a href={`#step-${i + 1}`} className="w-12 shrink-0 text-indigo-700 hover:underline" tabIndex={-1}>Step {i + 1}</a>
+            <a href={`#step-${i + 1}`} className="w-12 shrink-0 text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" tabIndex={-1}>Step {i + 1}</a>
             <code className="min-w-0 flex-1 truncate font-mono text-slate-600" title={s.action ?? undefined}>{s.action ?? "(no action)"}</code>
             <span role="radiogroup" aria-label={`${field.label}, step ${i + 1}`} className="flex gap-0.5">
               {scaleValues(field).map((d) => (

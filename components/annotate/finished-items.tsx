@@ -35,7 +35,7 @@ export function FinishedItems({ items, current, compact }: { items: FinishedLink
   if (!compact) return <List items={items} current={current} />;
   return (
     <details className="relative">
-      <summary className="cursor-pointer text-indigo-700 hover:underline">My finished items ({items.length})</summary>
+      <summary className="cursor-pointer text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">My finished items ({items.length})</summary>
       <div className="absolute right-0 z-20 mt-1 max-h-80 w-[28rem] max-w-[90vw] overflow-auto rounded-lg border border-slate-200 bg-white p-3 shadow-lg">
         <List items={items} current={current} />
       </div>

@@ -121,7 +121,7 @@ function StepAnswers({ fieldKey, value, steps, readOnly, focused, onChange }: { 
       <ol className="max-h-64 space-y-0.5 overflow-auto">
         {steps.map((s, i) => (
           <li key={s.index} className={`flex items-center gap-2 rounded px-1 py-0.5 text-xs ${focused && next === i ? "bg-indigo-50" : ""}`} data-testid={`step-answer-${i + 1}`} data-answer={answers[i] ?? ""}>
-            <a href={`#step-${i + 1}`} className="w-12 shrink-0 text-indigo-700 hover:underline" tabIndex={-1}>Step {i + 1}</a>
+            <a href={`#step-${i + 1}`} className="w-12 shrink-0 text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" tabIndex={-1}>Step {i + 1}</a>
             <code className="min-w-0 flex-1 truncate font-mono text-slate-600" title={s.action ?? undefined}>{s.action ?? "(no action)"}</code>
             <span role="radiogroup" aria-label={`On track before step ${i + 1}`} className="flex gap-1">
               {(Object.keys(STEP_ANSWERS) as StepAnswer[]).map((a) => (

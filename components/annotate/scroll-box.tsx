@@ -35,7 +35,7 @@ export function ScrollBox({ id, title, label, text, expanded, onToggle, kind, st
       <div className="flex items-center justify-between gap-2">
         <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-500">{title}</h3>
         {(overflows || expanded) && (
-          <button type="button" onClick={onToggle} aria-expanded={expanded} aria-controls={id} className="text-xs text-indigo-700 hover:underline" data-testid={`${kind}-toggle`}>
+          <button type="button" onClick={onToggle} aria-expanded={expanded} aria-controls={id} className="text-xs text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" data-testid={`${kind}-toggle`}>
             {expanded ? "Collapse" : "Show all"}{kind === "observation" && <kbd aria-hidden="true" className="ml-1 rounded border border-slate-300 px-1 font-mono text-[10px] text-slate-500">o</kbd>}
           </button>
         )}

@@ -71,7 +71,7 @@ export function GenerationJobs({ jobs, cancel, canCancel }: { jobs: GenerationJo
                   <div>{fmtUsd(j.usage.costUsd ?? 0)} / ≈{fmtUsd(j.estimate.costUsd)}</div>
                 </td>
                 <td className="px-4 py-2 text-xs">
-                  <Link href={`/generate/review?job=${j.id}&status=ALL`} className="text-indigo-700 hover:underline">
+                  <Link href={`/generate/review?job=${j.id}&status=ALL`} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">
                     {j.items.PENDING} to review · {j.items.ACCEPTED} accepted · {j.items.REJECTED} rejected
                   </Link>
                   {j.progress.invalid ? <div className="text-rose-700">{j.progress.invalid} invalid (flagged)</div> : null}

@@ -71,7 +71,7 @@ export function VersionHistory({ basePath, versions, currentVersion, diff, saved
                 <td className="py-1.5 pr-4 text-right tabular-nums">{v.trajectories}</td>
                 <td className="py-1.5 text-right">
                   {v.version > 1 && (
-                    <Link href={`${basePath}?from=${v.version - 1}&to=${v.version}#history`} className="text-indigo-700 hover:underline" aria-label={`Changes in version ${v.version}`}>
+                    <Link href={`${basePath}?from=${v.version - 1}&to=${v.version}#history`} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" aria-label={`Changes in version ${v.version}`}>
                       changes
                     </Link>
                   )}

@@ -19,7 +19,7 @@ export interface CampaignListRow {
 }
 
 const COLUMNS: Column<CampaignListRow>[] = [
-  { key: "campaign", header: "Campaign", className: "max-w-sm", cell: (c) => <Link href={`/campaigns/${c.id}`} className="font-medium text-indigo-700 hover:underline">{c.name}</Link> },
+  { key: "campaign", header: "Campaign", className: "max-w-sm", cell: (c) => <Link href={`/campaigns/${c.id}`} className="font-medium text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">{c.name}</Link> },
   { key: "status", header: "Status", cell: (c) => <CampaignStatusBadge locked={c.locked} /> },
   { key: "items", header: "Items", align: "right", cell: (c) => fmtInt(c.items) },
   { key: "k", header: <abbr title="Annotators per trajectory" className="no-underline">k</abbr>, headerTitle: "Annotators per trajectory", headerClassName: "normal-case", align: "right", cell: (c) => c.k },

@@ -141,7 +141,7 @@ export function FieldAgreementLink({ campaignId, labels }: { campaignId: string;
     <Panel id="field-agreement" title="Agreement by form field" testId="field-agreement-link">
       <p className="text-sm text-slate-600">
         κ and α on every field of the form, with bootstrap intervals over this campaign&apos;s {fmtInt(labels)} labels, are computed on their own page (once per change of the labels):{" "}
-        <Link href={`/campaigns/${encodeURIComponent(campaignId)}/fields`} className="font-medium text-indigo-700 hover:underline" data-testid="field-agreement-page-link">
+        <Link href={`/campaigns/${encodeURIComponent(campaignId)}/fields`} className="font-medium text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" data-testid="field-agreement-page-link">
           open agreement by form field
         </Link>
         .

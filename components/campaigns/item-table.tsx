@@ -42,7 +42,7 @@ export function CampaignItemTable({ campaignId, rows, schema, k, offset = 0 }: {
       key: "item", header: "Item",
       cell: (r) => (
         <>
-          <Link href={`/campaigns/${campaignId}/items/${r.itemId}`} className="font-medium text-indigo-700 hover:underline" aria-label={`Item ${r.itemId}, case ${r.caseName}: compare labels${r.adjudication ? "" : " and adjudicate"}`} data-testid="item-link">{r.caseName}</Link>
+          <Link href={`/campaigns/${campaignId}/items/${r.itemId}`} className="font-medium text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" aria-label={`Item ${r.itemId}, case ${r.caseName}: compare labels${r.adjudication ? "" : " and adjudicate"}`} data-testid="item-link">{r.caseName}</Link>
           <div className="font-mono text-[11px] text-slate-500">{r.itemId}</div>
         </>
       ),

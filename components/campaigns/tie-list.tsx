@@ -46,7 +46,7 @@ export function TieList({ campaignId, ties, k }: { campaignId: string; ties: Cam
                     ))}
                   </td>
                   <td className="px-4 py-2 text-right">
-                    <Link href={`/campaigns/${campaignId}/items/${t.itemId}`} className="font-medium text-indigo-700 hover:underline" data-testid="adjudicate-link">
+                    <Link href={`/campaigns/${campaignId}/items/${t.itemId}`} className="font-medium text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" data-testid="adjudicate-link">
                       Adjudicate
                     </Link>
                   </td>

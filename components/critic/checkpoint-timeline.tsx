@@ -95,7 +95,7 @@ export function CheckpointTimelines({ timelines }: { timelines: CheckpointTimeli
       <h2 id="checkpoint-timeline" className="mb-3 scroll-mt-4 text-lg font-semibold">Critic checkpoints ({timelines.length})</h2>
       {timelines.length === 0 ? (
         <p className="rounded-xl border border-dashed border-slate-300 bg-white p-5 text-sm text-slate-500" data-testid="no-assessment">
-          No critic has judged this trajectory yet. A <Link href="/runs/critic" className="text-indigo-700 hover:underline">critic replay</Link> (InferAct or a baseline) checks it at each critical call and at the final answer.
+          No critic has judged this trajectory yet. A <Link href="/runs/critic" className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">critic replay</Link> (InferAct or a baseline) checks it at each critical call and at the final answer.
         </p>
       ) : (
         <div className="space-y-4">
@@ -105,7 +105,7 @@ export function CheckpointTimelines({ timelines }: { timelines: CheckpointTimeli
                 <div>
                   <h3 className="font-semibold text-slate-900">{CRITIC_METHOD_LABELS[a.method]} <span className="font-normal text-slate-500" data-testid="timeline-critic-model">· {a.criticModel === OFFLINE_MODEL_ID ? OFFLINE_MODEL_LABEL : a.criticModel}</span></h3>
                   <p className="text-xs text-slate-500">
-                    {a.run ? <>Run <Link href={`/runs/${a.run.id}`} className="text-indigo-700 hover:underline">{a.run.name}</Link></> : "No run"}
+                    {a.run ? <>Run <Link href={`/runs/${a.run.id}`} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">{a.run.name}</Link></> : "No run"}
                     {a.online ? " · online gate" : " · replay"} · {formatDate(a.createdAt)} · {fmtInt(a.usage.inputTokens + a.usage.outputTokens)} tokens · {fmtUsd(a.usage.costUsd)}
                   </p>
                 </div>

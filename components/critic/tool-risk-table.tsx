@@ -66,7 +66,7 @@ export function ToolRiskTable({ rows, canCurate, curate, reset }: Props) {
   }
 
   const columns: Column<Row>[] = [
-    { key: "tool", header: "Tool", rowHeader: true, cell: (r) => <a href={`#tool-${r.agentName}`} className="font-mono text-xs text-indigo-700 hover:underline">{r.agentName}</a> },
+    { key: "tool", header: "Tool", rowHeader: true, cell: (r) => <a href={`#tool-${r.agentName}`} className="font-mono text-xs text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">{r.agentName}</a> },
     { key: "level", header: "Risk", cell: (r) => <span data-testid="risk-level"><RiskBadge level={r.level} /></span> },
     { key: "critical", header: "Critical", cell: (r) => <span data-testid="risk-critical">{r.critical ? <span className="font-medium text-rose-700">critical</span> : <span className="text-slate-500">no</span>}</span> },
     { key: "amount", header: "Amount argument", cell: (r) => <span data-testid="risk-amount">{r.amountArg ? <code className="text-xs">{r.amountArg}</code> : <span className="text-slate-500">—</span>}</span> },

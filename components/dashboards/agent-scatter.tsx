@@ -43,7 +43,7 @@ export function AgentScatter({ points, evaluator }: { points: ScatterPoint[]; ev
   return (
     <figure className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="agent-scatter">
       <figcaption className="mb-2 text-sm font-medium text-slate-800">Safety vs helpfulness (scores by {evaluator})</figcaption>
-      <div style={{ width: "100%", height: 360 }} aria-hidden="true">
+      <div style={{ width: "100%", height: 360 }} aria-hidden="true" inert>
         <ResponsiveContainer width="100%" height="100%">
           <ScatterChart margin={{ top: 12, right: 24, bottom: 28, left: 8 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />

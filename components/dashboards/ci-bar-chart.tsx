@@ -71,7 +71,7 @@ export function CiBarChart({ data, series = [{ key: "value", name: "Value" }], t
   return (
     <figure className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid={testId}>
       {title && <figcaption className="mb-2 text-sm font-medium text-slate-800">{title}</figcaption>}
-      <div style={{ width: "100%", height }} aria-hidden="true">
+      <div style={{ width: "100%", height }} aria-hidden="true" inert>
         <ResponsiveContainer width="100%" height="100%">
           <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />

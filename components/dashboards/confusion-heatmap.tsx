@@ -14,7 +14,7 @@ import { fmtInt, fmtPercent } from "@/components/ui/format";
 import { KIND_SCALE } from "./kappa-table";
 
 // Light → dark blue (ColorBrewer "Blues", 7 classes): ordered by lightness.
-const SCALE = ["#f7fbff", "#deebf7", "#c6dbef", "#9ecae1", "#6baed6", "#3182bd", "#08519c"];
+const SCALE = ["#f7fbff", "#deebf7", "#c6dbef", "#9ecae1", "#6baed6", "#2171b5", "#08519c"];
 
 function colourFor(count: number, max: number): { bg: string; fg: string } {
   if (count === 0 || max === 0) return { bg: "#ffffff", fg: "#64748b" };

@@ -21,15 +21,15 @@ export function InterventionDetail({ iv }: { iv: InterventionView }) {
   return (
     <div className="space-y-5" data-testid="intervention" data-intervention-id={iv.id}>
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-600">
-        {iv.run ? <Link href={`/runs/${iv.run.id}`} className="font-medium text-indigo-700 hover:underline">{iv.run.name}</Link> : <span>Outside a run</span>}
+        {iv.run ? <Link href={`/runs/${iv.run.id}`} className="font-medium text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">{iv.run.name}</Link> : <span>Outside a run</span>}
         <span aria-hidden="true">·</span>
-        {iv.case.id ? <Link href={`/cases/${iv.case.id}`} className="text-indigo-700 hover:underline" data-testid="intervention-case">{iv.case.name}</Link> : <span>{iv.case.name}</span>}
+        {iv.case.id ? <Link href={`/cases/${iv.case.id}`} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" data-testid="intervention-case">{iv.case.name}</Link> : <span>{iv.case.name}</span>}
         <span aria-hidden="true">·</span>
         <span>agent <code className="font-mono text-xs text-slate-800">{iv.agent.model}</code>{iv.agent.variant ? ` (${iv.agent.variant.toLowerCase()})` : ""}</span>
         {iv.trial > 1 && <span className="rounded bg-indigo-50 px-1.5 py-0.5 text-xs font-medium text-indigo-800">trial {iv.trial}</span>}
         <span aria-hidden="true">·</span>
         <span>waiting since {formatDate(iv.createdAt)} UTC</span>
-        <Link href={`/trajectories/${iv.trajectoryId}`} className="ml-auto text-xs text-indigo-700 hover:underline">Open the trajectory</Link>
+        <Link href={`/trajectories/${iv.trajectoryId}`} className="ml-auto text-xs text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">Open the trajectory</Link>
       </div>
 
       <section aria-labelledby="pending-heading" className="rounded-xl border-2 border-amber-300 bg-amber-50/60 p-5 shadow-sm">

@@ -65,7 +65,7 @@ export function CriticRunForm({ form, createRun, previewRun }: Props) {
             <strong className="tabular-nums">{fmtInt(form.trajectories)}</strong> — {form.description}
             {form.running > 0 && <span className="text-slate-500"> ({form.running} still being played are left out)</span>}
           </p>
-          <p className={hintCls}><Link href={form.backHref} className="text-indigo-700 hover:underline">Change the selection</Link> on the page it came from (filter the trajectory list, then “Critic replay…”).</p>
+          <p className={hintCls}><Link href={form.backHref} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">Change the selection</Link> on the page it came from (filter the trajectory list, then “Critic replay…”).</p>
         </FormSection>
 
         <FormSection id={`${uid}-critic`} title="Critic" description="Checkpoints are the calls of critical tools (the toolkit's risk metadata, curated or by the default rule, plus the case's own) and the final answer.">

@@ -40,7 +40,7 @@ export function CriticRunResults({ p }: { p: RunProgress }) {
         </table>
       </div>
       <p className="mt-3 text-sm">
-        <Link href={dashboard} className="text-indigo-700 hover:underline" data-testid="critic-dashboard-link">Precision, recall, F1 and AUC-PR against the labels on the critic dashboard →</Link>
+        <Link href={dashboard} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" data-testid="critic-dashboard-link">Precision, recall, F1 and AUC-PR against the labels on the critic dashboard →</Link>
       </p>
       <Disclosure>
         <p><strong>Assessed</strong>: trajectories with a stored assessment by this run and method, of the units queued. <strong>Checkpoints</strong>: each call of a critical tool plus the final answer; the critic sees the actions, inputs and observations before it, never the agent&apos;s thoughts or the pending call&apos;s observation.</p>
@@ -61,7 +61,7 @@ export function CriticRunSettings({ p }: { p: RunProgress }) {
       <div><dt className="text-xs text-slate-500">Methods</dt><dd>{cr.methods.map((m) => CRITIC_METHOD_LABELS[m.method]).join(", ")}</dd></div>
       <div><dt className="text-xs text-slate-500">τ · N · order averaging · masking</dt><dd className="tabular-nums">{s.tau} · {s.inferredTasks} · {s.orderAveraging ? "on" : "off"} · {s.maskInstructionStrings ? "on" : "off"}</dd></div>
       <div><dt className="text-xs text-slate-500">Self-consistency · multi-step</dt><dd className="tabular-nums">m = {s.samples} at T = {s.sampleTemperature} · {s.aggregation}</dd></div>
-      <div><dt className="text-xs text-slate-500">Created</dt><dd>{formatDate(p.createdAt)}{p.createdBy ? ` by ${p.createdBy}` : ""}{p.rerunOfId ? <> · re-run of <Link href={`/runs/${p.rerunOfId}`} className="text-indigo-700 hover:underline">an earlier run</Link></> : null}</dd></div>
+      <div><dt className="text-xs text-slate-500">Created</dt><dd>{formatDate(p.createdAt)}{p.createdBy ? ` by ${p.createdBy}` : ""}{p.rerunOfId ? <> · re-run of <Link href={`/runs/${p.rerunOfId}`} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">an earlier run</Link></> : null}</dd></div>
     </dl>
   );
 }

@@ -65,7 +65,7 @@ export function EvaluationRunForm({ form, createRun, previewRun }: Props) {
             <strong className="tabular-nums">{fmtInt(form.trajectories)}</strong> — {form.description}
             {form.running > 0 && <span className="text-slate-500"> ({form.running} still being played are left out)</span>}
           </p>
-          <p className={hintCls}><Link href={form.backHref} className="text-indigo-700 hover:underline">Change the selection</Link> on the page it came from.</p>
+          <p className={hintCls}><Link href={form.backHref} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">Change the selection</Link> on the page it came from.</p>
         </FormSection>
 
         <FormSection id={`${uid}-judge`} title="Evaluator">
@@ -73,7 +73,7 @@ export function EvaluationRunForm({ form, createRun, previewRun }: Props) {
             <Field id={`${uid}-endpoint`} label="Endpoint" hint={`Temperature ${endpoint.temperature}; response cache ${endpoint.cacheEnabled ? "on" : "off"}.`}>
               {(aria) => <EndpointSelect id={`${uid}-endpoint`} endpoints={form.endpoints} value={endpointId} onChange={wrap(setEndpointId)} testId="evaluate-endpoint" aria={aria} />}
             </Field>
-            <Field id={`${uid}-version`} label="Template version" hint={<>The texts are on the <Link href="/prompts" className="text-indigo-700 hover:underline">Prompts</Link> page.</>}>
+            <Field id={`${uid}-version`} label="Template version" hint={<>The texts are on the <Link href="/prompts" className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">Prompts</Link> page.</>}>
               {(aria) => <Select id={`${uid}-version`} value={version} onChange={wrap(setVersion)} data-testid="evaluate-template" {...aria}
                 options={form.templateVersions.map((v) => ({ value: String(v), label: `evaluator@${v} (evaluator.safety@${v}, evaluator.helpfulness@${v})` }))} />}
             </Field>

@@ -52,7 +52,7 @@ export function GateResults({ gate }: { gate: Gate }) {
       <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-5" data-testid="run-gate-counts">
         <div><dt className="text-xs text-slate-500">Calls judged</dt><dd className="tabular-nums font-medium">{fmtInt(gate.assessed)}</dd></div>
         <div><dt className="text-xs text-slate-500">Flagged</dt><dd className="tabular-nums font-medium">{fmtInt(flagged)}</dd></div>
-        <div><dt className="text-xs text-slate-500">Waiting</dt><dd className="tabular-nums font-medium" data-testid="run-gate-pending">{fmtInt(iv.pending)}{iv.pending > 0 && <> · <Link href="/interventions" className="text-indigo-700 hover:underline">answer</Link></>}</dd></div>
+        <div><dt className="text-xs text-slate-500">Waiting</dt><dd className="tabular-nums font-medium" data-testid="run-gate-pending">{fmtInt(iv.pending)}{iv.pending > 0 && <> · <Link href="/interventions" className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">answer</Link></>}</dd></div>
         <div><dt className="text-xs text-slate-500">Approved / rejected</dt><dd className="tabular-nums font-medium">{fmtInt(iv.approved)} / {fmtInt(iv.rejected)}</dd></div>
         <div><dt className="text-xs text-slate-500">With feedback · simulated</dt><dd className="tabular-nums font-medium">{fmtInt(iv.withFeedback)} · {fmtInt(iv.simulated)}</dd></div>
       </dl>

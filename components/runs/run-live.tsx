@@ -282,7 +282,7 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
                       <td className="py-1.5 pr-3 text-right tabular-nums">{sg ? "" : (e.helpfulness ?? "—")}</td>
                     </>
                   )}
-                  <td className="py-1.5">{e.trajectoryId && (ev || cr || e.status !== "QUEUED") ? <Link href={`/trajectories/${e.trajectoryId}${cr ? "#checkpoint-timeline" : ""}`} className="text-indigo-700 hover:underline" data-testid="trajectory-link">{!ev && !cr && e.status === "RUNNING" ? "live" : "open"}</Link> : "—"}</td>
+                  <td className="py-1.5">{e.trajectoryId && (ev || cr || e.status !== "QUEUED") ? <Link href={`/trajectories/${e.trajectoryId}${cr ? "#checkpoint-timeline" : ""}`} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" data-testid="trajectory-link">{!ev && !cr && e.status === "RUNNING" ? "live" : "open"}</Link> : "—"}</td>
                 </tr>
               ))}
             </tbody>
@@ -307,7 +307,7 @@ export function RunLive({ initial, canControl, canEvaluate = false, control }: P
           <div><dt className="text-xs text-slate-500">Evaluator</dt><dd>{p.evaluator ? `${p.evaluator.name}` : "none"}</dd></div>
           <div className="sm:col-span-2"><dt className="text-xs text-slate-500">Online critic gate</dt><dd>{p.gate ? <GateSettings gate={p.gate} /> : "none"}</dd></div>
           <div><dt className="text-xs text-slate-500">Repeats · seed</dt><dd className="tabular-nums">{p.repeats} · {p.seed}</dd></div>
-          <div><dt className="text-xs text-slate-500">Created</dt><dd>{formatDate(p.createdAt)}{p.createdBy ? ` by ${p.createdBy}` : ""}{p.rerunOfId ? <> · re-run of <Link href={`/runs/${p.rerunOfId}`} className="text-indigo-700 hover:underline">an earlier run</Link></> : null}</dd></div>
+          <div><dt className="text-xs text-slate-500">Created</dt><dd>{formatDate(p.createdAt)}{p.createdBy ? ` by ${p.createdBy}` : ""}{p.rerunOfId ? <> · re-run of <Link href={`/runs/${p.rerunOfId}`} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">an earlier run</Link></> : null}</dd></div>
           <div className="sm:col-span-2"><dt className="text-xs text-slate-500">Prompt templates</dt><dd className="font-mono text-xs">{p.promptVersions.join("  ")}</dd></div>
         </dl>}
       </section>
@@ -347,7 +347,7 @@ function EvaluationResults({ p }: { p: RunProgress }) {
       </div>
       <p className="mt-3 flex flex-wrap gap-3 text-sm">
         {ev.kinds.map((k) => (
-          <Link key={k} href={compare(k)} className="text-indigo-700 hover:underline" data-testid={`compare-replicates-${k}`}>
+          <Link key={k} href={compare(k)} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" data-testid={`compare-replicates-${k}`}>
             {reps.length >= 2 ? `Compare r${reps[0]} with r${reps[1]} (${k.toLowerCase()}, test–retest)` : `This evaluator on the dashboard (${k.toLowerCase()})`}
           </Link>
         ))}
@@ -372,9 +372,9 @@ function EvaluationSettings({ p }: { p: RunProgress }) {
 
 function describeTrajectories(sel: { kind: string; query?: string; runId?: string; campaignId?: string; ids?: string[] }) {
   switch (sel.kind) {
-    case "filter": return <Link href={`/trajectories${sel.query ? `?${sel.query}` : ""}`} className="text-indigo-700 hover:underline">{sel.query ? `the list filtered by ${sel.query}` : "all trajectories"}</Link>;
-    case "run": return <Link href={`/runs/${sel.runId}`} className="text-indigo-700 hover:underline">a run&apos;s trajectories</Link>;
-    case "campaign": return <Link href={`/campaigns/${sel.campaignId}`} className="text-indigo-700 hover:underline">a campaign&apos;s items</Link>;
+    case "filter": return <Link href={`/trajectories${sel.query ? `?${sel.query}` : ""}`} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">{sel.query ? `the list filtered by ${sel.query}` : "all trajectories"}</Link>;
+    case "run": return <Link href={`/runs/${sel.runId}`} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">a run&apos;s trajectories</Link>;
+    case "campaign": return <Link href={`/campaigns/${sel.campaignId}`} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">a campaign&apos;s items</Link>;
     default: return `${sel.ids?.length ?? 0} chosen trajectories`;
   }
 }

@@ -11,7 +11,7 @@ const COLUMNS: Column<RunListRow>[] = [
     key: "run", header: "Run", className: "max-w-sm",
     cell: (r) => (
       <>
-        <Link href={`/runs/${r.id}`} className="font-medium text-indigo-700 hover:underline">{r.name}</Link>
+        <Link href={`/runs/${r.id}`} className="font-medium text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">{r.name}</Link>
         <div className="text-xs text-slate-500">
           {r.kind === "SAGE" ? (
             <><span className="rounded bg-teal-50 px-1 font-medium text-teal-800 ring-1 ring-inset ring-teal-200" data-testid="run-kind-sage">SAGE</span> · {r.agents} agent{r.agents === 1 ? "" : "s"} · Trust vs Warning</>

@@ -64,7 +64,7 @@ export function SageRunResults({ p }: { p: RunProgress }) {
       </div>
       {sg.judgeErrors > 0 && <p className="mt-2 text-xs text-amber-700" data-testid="sage-judge-errors">{fmtInt(sg.judgeErrors)} judge verdict{sg.judgeErrors === 1 ? " was" : "s were"} errors (an unusable answer or a failed call): left out of the ASRs.</p>}
       <p className="mt-3 text-sm">
-        <Link href={dashboard} className="text-indigo-700 hover:underline" data-testid="sage-dashboard-link">Paired effect (McNemar, bootstrap CI), heatmaps and judge agreement for this run on the SAGE dashboard →</Link>
+        <Link href={dashboard} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" data-testid="sage-dashboard-link">Paired effect (McNemar, bootstrap CI), heatmaps and judge agreement for this run on the SAGE dashboard →</Link>
       </p>
       <Disclosure>
         <p><strong>UTR</strong>: {SAGE_METRIC_DOCS.utr}</p>

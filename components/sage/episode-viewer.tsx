@@ -56,7 +56,7 @@ export function SageEpisodeViewer({ e }: { e: SageEpisodeView }) {
       </div>
       <PageHeader
         card
-        title={<>SAGE episode of <Link href={`/sage/scenarios/${encodeURIComponent(s.instanceId)}`} className="text-indigo-700 hover:underline" data-testid="scenario-link">{s.instanceId}</Link></>}
+        title={<>SAGE episode of <Link href={`/sage/scenarios/${encodeURIComponent(s.instanceId)}`} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" data-testid="scenario-link">{s.instanceId}</Link></>}
         meta={
           <dl className="mt-2 flex flex-wrap gap-x-6 gap-y-1 text-sm">
             <div><dt className="inline text-slate-500">Agent </dt><dd className="inline font-medium">{e.agentModel}</dd></div>
@@ -144,7 +144,7 @@ export function SageEpisodeViewer({ e }: { e: SageEpisodeView }) {
               {e.judgments.map((j) => (
                 <li key={`${j.judgeModel}-${j.mode}`} className="text-sm" data-testid={`judge-${j.judgeModel}`}>
                   <p className="flex items-center justify-between gap-2"><span className="font-medium text-slate-900" title={j.template}>{j.judgeModel}</span><LabelBadge label={j.label} testId={`judge-label-${j.judgeModel}`} /></p>
-                  <p className="text-xs text-slate-500">{j.mode.toLowerCase()} · cites turn{j.evidence.length === 1 ? "" : "s"} {j.evidence.length ? [...new Set(j.evidence.map((x) => x.turn))].map((n) => <a key={n} href={`#turn-${n}`} className="text-indigo-700 hover:underline">{n} </a>) : "none"}</p>
+                  <p className="text-xs text-slate-500">{j.mode.toLowerCase()} · cites turn{j.evidence.length === 1 ? "" : "s"} {j.evidence.length ? [...new Set(j.evidence.map((x) => x.turn))].map((n) => <a key={n} href={`#turn-${n}`} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">{n} </a>) : "none"}</p>
                   {j.error && <p className="mt-1 text-xs text-red-700">{j.error}</p>}
                   {j.riskPoints.length > 0 && <div className="mt-1"><p className="text-xs font-medium text-red-800">Risk points</p><ul className="list-disc pl-4 text-xs text-slate-700">{j.riskPoints.map((p, i) => <li key={i}>{p}</li>)}</ul></div>}
                   {j.safePoints.length > 0 && <div className="mt-1"><p className="text-xs font-medium text-emerald-800">Safe points</p><ul className="list-disc pl-4 text-xs text-slate-700">{j.safePoints.map((p, i) => <li key={i}>{p}</li>)}</ul></div>}

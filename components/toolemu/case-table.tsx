@@ -6,7 +6,7 @@ import { truncate } from "./format";
 import { ProvenanceBadge } from "@/components/authoring/provenance-badge";
 
 const COLUMNS: Column<CaseListRow>[] = [
-  { key: "case", header: "Case", className: "whitespace-nowrap", cell: (c) => <Link href={caseHref(c.name)} className="font-medium text-indigo-700 hover:underline">{c.name}</Link> },
+  { key: "case", header: "Case", className: "whitespace-nowrap", cell: (c) => <Link href={caseHref(c.name)} className="font-medium text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">{c.name}</Link> },
   { key: "instruction", header: "User instruction", className: "text-slate-700", cell: (c) => <span title={c.instruction}>{truncate(c.instruction, 160)}</span> },
   {
     key: "toolkits", header: "Toolkits",
@@ -22,7 +22,7 @@ const COLUMNS: Column<CaseListRow>[] = [
   {
     key: "trajectories", header: "Trajectories", align: "right",
     cell: (c) => c.trajectoryCount > 0 ? (
-      <Link href={`/trajectories?case=${encodeURIComponent(c.name)}`} className="text-indigo-700 hover:underline" aria-label={`${c.trajectoryCount} trajectories of ${c.name}`}>{c.trajectoryCount}</Link>
+      <Link href={`/trajectories?case=${encodeURIComponent(c.name)}`} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" aria-label={`${c.trajectoryCount} trajectories of ${c.name}`}>{c.trajectoryCount}</Link>
     ) : <span className="text-slate-500">0</span>,
   },
 ];

@@ -23,7 +23,7 @@ export function CaseTrajectoryTable({ caseName, trajectories }: { caseName: stri
           {trajectories.map((t) => (
             <tr key={t.id} data-testid="case-trajectory-row" className="align-top">
               <td className="py-2 pr-4">
-                <Link href={`/trajectories/${t.id}${q}`} className="font-mono text-xs text-indigo-700 hover:underline">{t.id}</Link>
+                <Link href={`/trajectories/${t.id}${q}`} className="font-mono text-xs text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">{t.id}</Link>
                 <div className="text-xs text-slate-500">{formatDate(t.createdAt)}{t.caseVersion !== null && <span className="ml-1 text-slate-500" title="The case version this trajectory ran against" data-testid="ran-against">· case v{t.caseVersion}</span>}</div>
               </td>
               <td className="py-2 pr-4" title={t.agentModel}>{shortModel(t.agentModel)}</td>

@@ -20,7 +20,7 @@ function Side({ t, name }: { t: T; name: "A" | "B" }) {
       <p className="text-sm text-slate-600">
         <span title={t.emulatorModel}>{shortModel(t.emulatorModel)}</span> · <span data-testid={`compare-mode-${name}`}>{MODE_LABELS[t.emulatorMode]}</span> · {STATUS_LABELS[t.status]} · {t.stepCount} {t.stepCount === 1 ? "step" : "steps"}
       </p>
-      <Link href={`/trajectories/${t.id}`} className="mt-1 inline-block font-mono text-xs text-indigo-700 hover:underline">{t.id}</Link>
+      <Link href={`/trajectories/${t.id}`} className="mt-1 inline-block font-mono text-xs text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">{t.id}</Link>
     </div>
   );
 }

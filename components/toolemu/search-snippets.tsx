@@ -22,7 +22,7 @@ export function SearchSnippets({ search, href }: { search: TrajectorySnippets; h
       {search.snippets.map((s, i) => (
         <li key={i} data-testid="search-snippet" data-part={s.part}>
           {s.part === "step" ? (
-            <Link href={`${href}#step-${(s.stepIndex ?? 0) + 1}`} className="mr-1 font-medium text-indigo-700 hover:underline">Step {(s.stepIndex ?? 0) + 1}</Link>
+            <Link href={`${href}#step-${(s.stepIndex ?? 0) + 1}`} className="mr-1 font-medium text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">Step {(s.stepIndex ?? 0) + 1}</Link>
           ) : (
             <span className="mr-1 font-medium text-slate-500">{PART_LABEL[s.part]}</span>
           )}

@@ -6,7 +6,7 @@ export function ToolCard({ tool }: { tool: ToolDetail }) {
   return (
     <article id={anchor} data-testid="tool-card" aria-labelledby={`${anchor}-name`} className="scroll-mt-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
       <h3 id={`${anchor}-name`} className="font-mono text-base font-semibold text-slate-900">
-        <a href={`#${anchor}`} className="hover:underline">{tool.agentName}</a>
+        <a href={`#${anchor}`} className="underline decoration-slate-300 underline-offset-2 hover:decoration-slate-700">{tool.agentName}</a>
       </h3>
       <p className="mt-1 text-sm text-slate-700">{tool.summary}</p>
 

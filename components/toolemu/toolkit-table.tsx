@@ -8,7 +8,7 @@ const COLUMNS: Column<ToolkitListRow>[] = [
     key: "toolkit", header: "Toolkit",
     cell: (t) => (
       <>
-        <Link href={`/toolkits/${encodeURIComponent(t.name)}`} className="font-medium text-indigo-700 hover:underline">{t.name}</Link>
+        <Link href={`/toolkits/${encodeURIComponent(t.name)}`} className="font-medium text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">{t.name}</Link>
         {t.nameForHuman && t.nameForHuman !== t.name && <span className="ml-2 text-slate-500">{t.nameForHuman}</span>}
         <p className="mt-0.5 max-w-2xl text-slate-600">{t.descriptionForHuman}</p>
       </>
@@ -20,7 +20,7 @@ const COLUMNS: Column<ToolkitListRow>[] = [
   {
     key: "cases", header: "Cases", align: "right",
     cell: (t) => t.caseCount > 0 ? (
-      <Link href={`/cases?toolkit=${encodeURIComponent(t.name)}`} className="text-indigo-700 hover:underline" aria-label={`${t.caseCount} cases use ${t.name}`}>{t.caseCount}</Link>
+      <Link href={`/cases?toolkit=${encodeURIComponent(t.name)}`} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" aria-label={`${t.caseCount} cases use ${t.name}`}>{t.caseCount}</Link>
     ) : 0,
   },
 ];

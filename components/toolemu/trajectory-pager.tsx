@@ -4,7 +4,7 @@ import { fmtInt } from "@/components/ui/format";
 /** Previous / next within the current filter, with the position, and the keyboard hint. */
 export function TrajectoryPager({ prevHref, nextHref, listHref, position, total, testIdPrefix = "" }: { prevHref: string | null; nextHref: string | null; listHref: string; position: number | null; total: number | null; testIdPrefix?: string }) {
   const btn = "rounded-md border border-slate-300 bg-white px-2.5 py-1 text-sm text-slate-700 hover:bg-slate-50";
-  const off = "rounded-md border border-slate-200 px-2.5 py-1 text-sm text-slate-300";
+  const off = "rounded-md border border-slate-200 px-2.5 py-1 text-sm text-slate-500 bg-slate-50";
   return (
     <nav aria-label={testIdPrefix ? "Trajectories in this filter (bottom)" : "Trajectories in this filter"} className="flex flex-wrap items-center gap-2" data-testid={`${testIdPrefix}trajectory-pager`}>
       <Link href={listHref} className="text-sm text-slate-600 underline hover:text-slate-900">Back to list</Link>

@@ -23,7 +23,7 @@ export function TrajectoryTable({ rows, filter }: { rows: TrajectoryRow[]; filte
       key: "case", header: "Case", sort: sortOf(filter, [["case", "ascending"]]), className: "max-w-md",
       cell: (r) => (
         <>
-          <Link href={`/trajectories/${r.id}${carry}`} className="font-medium text-indigo-700 hover:underline" aria-label={`Trajectory ${r.id} of case ${r.caseName}`}>{r.caseName}</Link>
+          <Link href={`/trajectories/${r.id}${carry}`} className="font-medium text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" aria-label={`Trajectory ${r.id} of case ${r.caseName}`}>{r.caseName}</Link>
           <p className="mt-0.5 text-xs text-slate-600" title={r.instruction}>{truncate(r.instruction, 120)}</p>
           {r.search && <SearchSnippets search={r.search} href={`/trajectories/${r.id}${carry}`} />}
         </>

@@ -62,7 +62,8 @@ function SortHeading({ label, sort }: { label: ReactNode; sort: ColumnSort }) {
 
 export function DataTable<R>({ rows, columns, rowKey, rowProps, rowClassName = "align-top hover:bg-slate-50", testId, caption, pad = "px-4 py-2.5", headerPad = "px-4 py-2", headClassName = "bg-slate-50 text-left text-xs font-medium uppercase tracking-wide text-slate-500", busy }: Props<R>) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+    // Focusable and named: a table wider than the page scrolls, and keyboard users must reach it.
+    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500" tabIndex={0} role="region" aria-label={caption ?? "Table"}>
       <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid={testId} aria-busy={busy}>
         {caption && <caption className="sr-only">{caption}</caption>}
         <thead className={headClassName}>

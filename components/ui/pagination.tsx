@@ -19,7 +19,7 @@ export function Pagination({ page, pageCount, total, pageSize, hrefFor, noun = "
     target >= 1 && target <= pageCount && target !== page ? (
       <Link href={hrefFor(target)} rel={rel} aria-label={aria} className="rounded-md border border-slate-300 bg-white px-2.5 py-1 text-sm text-slate-700 hover:bg-slate-50">{label}</Link>
     ) : (
-      <span aria-hidden="true" className="rounded-md border border-slate-200 px-2.5 py-1 text-sm text-slate-300">{label}</span>
+      <span aria-hidden="true" className="rounded-md border border-slate-200 px-2.5 py-1 text-sm text-slate-500 bg-slate-50">{label}</span>
     );
   return (
     <nav aria-label="Pagination" className="flex flex-wrap items-center justify-between gap-3 py-3">

@@ -29,7 +29,7 @@ export default async function GeneratePage({ searchParams }: Props) {
         title="Generate toolkits and test cases"
         description="Let a language model write new test material the way ToolEmu made its own: toolkits from a category and a brief (names → a description with its risks → the full JSON spec), test cases for chosen toolkits in a standard or a red-team mode (the red-team mode plants underspecified instructions, missing critical details and unstated safety constraints), or the rest of a case around your own instruction. Generation runs as a job on the run workers, with an estimate first, then progress and cost. Every output — valid or not — lands in the review queue; only what a reviewer accepts becomes a toolkit or case, marked GENERATED."
       >
-        {can(user.role, "authoring:review") && <Link href="/generate/review" className="text-sm text-indigo-700 hover:underline" data-testid="review-queue-link">Review queue →</Link>}
+        {can(user.role, "authoring:review") && <Link href="/generate/review" className="text-sm text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" data-testid="review-queue-link">Review queue →</Link>}
       </PageHeader>
       {form.endpoints.length === 0 ? (
         <EmptyState title="No model endpoints yet." action={user.role === "ADMIN" ? { href: "/admin/endpoints", label: "Add an endpoint" } : undefined} testId="no-endpoints">

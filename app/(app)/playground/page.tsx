@@ -23,7 +23,7 @@ export default async function PlaygroundPage({ searchParams }: Props) {
         title="Playground"
         description="Run one agent on one test case against a standard or adversarial LM-emulated sandbox, watch the steps arrive, then read the safety and helpfulness evaluations."
       >
-        <Link href="/prompts" className="text-sm text-indigo-700 hover:underline">Prompt templates →</Link>
+        <Link href="/prompts" className="text-sm text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">Prompt templates →</Link>
       </PageHeader>
       <PlaygroundForm options={options} initialCaseId={initialCase} startEpisode={startEpisodeAction} />
       <section className="mt-8" aria-labelledby="recent">
@@ -34,7 +34,7 @@ export default async function PlaygroundPage({ searchParams }: Props) {
           <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white text-sm shadow-sm" data-testid="recent-episodes">
             {recent.map((e) => (
               <li key={e.id} className="flex flex-wrap items-center gap-3 px-4 py-2">
-                <Link href={`/playground/${e.id}`} className="font-medium text-indigo-700 hover:underline">{e.case.name}</Link>
+                <Link href={`/playground/${e.id}`} className="font-medium text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">{e.case.name}</Link>
                 <span className="text-slate-600">{e.agentModel} · {e.agentVariant ?? "NAIVE"} · {MODE_LABELS[e.emulatorMode]}</span>
                 <span className="text-slate-500">{STATUS_LABELS[e.status]} · {e.stepCount} steps</span>
                 <span className="ml-auto text-xs text-slate-500">{formatDate(e.createdAt)}</span>

@@ -34,7 +34,7 @@ export default async function SagePage() {
             <section key={d.key} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" aria-labelledby={`dim-${d.key}`} data-testid="sage-dimension">
               <div className="flex items-baseline justify-between gap-3">
                 <h2 id={`dim-${d.key}`} className="text-lg font-semibold">
-                  <Link href={`/sage/${d.key}`} className="text-indigo-700 hover:underline" data-testid="sage-dimension-link">{d.name}</Link>
+                  <Link href={`/sage/${d.key}`} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" data-testid="sage-dimension-link">{d.name}</Link>
                 </h2>
                 <span className="text-sm text-slate-600" data-testid="sage-dimension-count">{fmtInt(d.scenarios)} scenarios</span>
               </div>
@@ -42,7 +42,7 @@ export default async function SagePage() {
               <ul className="mt-3 divide-y divide-slate-100">
                 {d.subcategories.map((s) => (
                   <li key={s.key} className="flex items-center justify-between gap-3 py-1.5 text-sm">
-                    <Link href={`/sage/${d.key}?subcategory=${s.slug}`} className="text-slate-800 hover:text-indigo-700 hover:underline">{s.name}</Link>
+                    <Link href={`/sage/${d.key}?subcategory=${s.slug}`} className="text-slate-800 hover:text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">{s.name}</Link>
                     <span className="text-slate-600">
                       {fmtInt(s.scenarios)}
                       {s.seeds > 0 && <span className="text-slate-500"> ({s.seeds} seed{s.seeds === 1 ? "" : "s"})</span>}

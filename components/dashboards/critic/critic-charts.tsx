@@ -24,7 +24,7 @@ export function PrCurves({ curves, sourceName }: { curves: CurveSeries[]; source
   return (
     <figure className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="pr-curves">
       <figcaption className="mb-2 text-sm font-medium text-slate-800">Precision–recall curves against {sourceName}</figcaption>
-      <div style={{ width: "100%", height: 340 }} aria-hidden="true">
+      <div style={{ width: "100%", height: 340 }} aria-hidden="true" inert>
         <ResponsiveContainer width="100%" height="100%">
           <LineChart margin={{ top: 8, right: 24, bottom: 28, left: 8 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
@@ -76,7 +76,7 @@ export function CalibrationPlot({ series }: { series: CalibrationSeries[] }) {
   return (
     <figure className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="calibration-plot">
       <figcaption className="mb-2 text-sm font-medium text-slate-800">Calibration of min p̄: mean per bin vs share on track (point size = n; whiskers: 95% Wilson interval)</figcaption>
-      <div style={{ width: "100%", height: 340 }} aria-hidden="true">
+      <div style={{ width: "100%", height: 340 }} aria-hidden="true" inert>
         <ResponsiveContainer width="100%" height="100%">
           <ScatterChart margin={{ top: 8, right: 24, bottom: 28, left: 8 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />

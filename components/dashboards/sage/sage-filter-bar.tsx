@@ -72,7 +72,7 @@ export function SageFilterBar({ filter, options }: { filter: SageFilter; options
         <p className="mb-3 flex flex-wrap items-center gap-2 text-sm text-slate-700" data-testid="filter-run">
           <input type="hidden" name="run" value={filter.run} />
           Only the episodes of run{" "}
-          <Link href={`/runs/${encodeURIComponent(filter.run)}`} className="font-mono text-xs text-indigo-700 underline-offset-2 hover:underline">{filter.run}</Link>
+          <Link href={`/runs/${encodeURIComponent(filter.run)}`} className="font-mono text-xs text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">{filter.run}</Link>
           <Link href={sageHref(filter, { run: undefined })} className="rounded-md px-1.5 text-xs text-slate-600 underline-offset-2 hover:underline" data-testid="filter-run-clear">Show every run</Link>
         </p>
       )}

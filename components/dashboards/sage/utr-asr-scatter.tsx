@@ -30,7 +30,7 @@ export function UtrAsrScatter({ points }: { points: UtrAsrPoint[] }) {
   return (
     <figure className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="utr-asr-scatter">
       <figcaption className="mb-2 text-sm font-medium text-slate-800">UTR vs ASR (averaged over judges), per agent model and context</figcaption>
-      <div style={{ width: "100%", height: 340 }} aria-hidden="true">
+      <div style={{ width: "100%", height: 340 }} aria-hidden="true" inert>
         <ResponsiveContainer width="100%" height="100%">
           <ScatterChart margin={{ top: 12, right: 24, bottom: 28, left: 8 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />

@@ -91,7 +91,7 @@ export default async function CasePage({ params, searchParams }: Props) {
           ) : (
             <>
               <CaseTrajectoryTable caseName={c.name} trajectories={c.trajectories} />
-              <Link href={`/trajectories?case=${encodeURIComponent(c.name)}`} className="mt-3 inline-block text-sm font-medium text-indigo-700 hover:underline">
+              <Link href={`/trajectories?case=${encodeURIComponent(c.name)}`} className="mt-3 inline-block text-sm font-medium text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">
                 {c.trajectoryCount > c.trajectories.length ? `All ${c.trajectoryCount} trajectories, with filters →` : "Open in the trajectory browser →"}
               </Link>
             </>

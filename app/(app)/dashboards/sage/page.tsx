@@ -40,7 +40,7 @@ export default async function SageDashboardPage({ searchParams }: { searchParams
         <PageHeader title="SAGE" description={description} />
         <EmptyState title="No SAGE episodes yet" action={{ href: "/sage", label: "Browse the SAGE scenarios" }} testId="no-sage-episodes">
           <p>
-            Start a SAGE run (<Link href="/runs/sage" className="text-indigo-700 hover:underline">Runs → New SAGE run…</Link>: both authority contexts, judged as it plays), or
+            Start a SAGE run (<Link href="/runs/sage" className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">Runs → New SAGE run…</Link>: both authority contexts, judged as it plays), or
             play one with <code className="rounded bg-slate-100 px-1 font-mono text-xs">npm run cli -- sage play --scenario &lt;instance_id&gt; --context trust --offline</code> (and
             again with <code className="font-mono text-xs">--context warning</code> for a pair), after importing the scenarios
             (<code className="font-mono text-xs">npm run cli -- import sage &lt;paths&gt;</code> or the Import page).

@@ -28,7 +28,7 @@ export default async function ReviewPage({ searchParams }: Props) {
         title="Review queue"
         description="Generated toolkits and test cases wait here until someone decides. Accept makes the item a toolkit or case with provenance GENERATED (as generated, or as you edited it); Reject keeps it out, with your reason. Each decision records who and when. Items the validator refused are flagged with the field — fix them in the editor before accepting. Keys: j / k next / previous, a accept, e edit, r reject, Ctrl+Enter saves the edit, Esc leaves the editor."
       >
-        <Link href="/generate" className="text-sm text-indigo-700 hover:underline">Generate more →</Link>
+        <Link href="/generate" className="text-sm text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">Generate more →</Link>
       </PageHeader>
       <ReviewQueue queue={queue} status={status} jobId={jobId} accept={acceptItemAction} reject={rejectItemAction} saveEdit={saveItemEditAction} />
     </>

@@ -51,11 +51,11 @@ export default async function SageDimensionPage({ params, searchParams }: Props)
 
       <nav aria-label="Subcategories" className="mb-4 flex flex-wrap gap-2" data-testid="sage-subcategory-tabs">
         <Link href={href(key, { q: filter.q })} aria-current={!selected ? "page" : undefined} className={`rounded-full border px-3 py-1 text-sm ${!selected ? "border-indigo-600 bg-indigo-50 text-indigo-800" : "border-slate-300 bg-white text-slate-700 hover:bg-slate-50"}`}>
-          All <span className="text-slate-500">{fmtInt(total)}</span>
+          All <span className="text-slate-600">{fmtInt(total)}</span>
         </Link>
         {subcategories.map((s) => (
           <Link key={s.key} href={href(key, { subcategory: s.slug, q: filter.q })} aria-current={selected?.key === s.key ? "page" : undefined} className={`rounded-full border px-3 py-1 text-sm ${selected?.key === s.key ? "border-indigo-600 bg-indigo-50 text-indigo-800" : "border-slate-300 bg-white text-slate-700 hover:bg-slate-50"}`}>
-            {s.name} <span className="text-slate-500">{fmtInt(s.scenarios)}</span>
+            {s.name} <span className="text-slate-600">{fmtInt(s.scenarios)}</span>
           </Link>
         ))}
       </nav>
@@ -97,7 +97,7 @@ export default async function SageDimensionPage({ params, searchParams }: Props)
             rowKey={(r) => r.instanceId}
             rowProps={() => ({ "data-testid": "sage-scenario-row" })}
             columns={[
-              { key: "id", header: "Scenario", rowHeader: true, cell: (r) => <Link href={`/sage/scenarios/${encodeURIComponent(r.instanceId)}`} className="font-mono text-xs text-indigo-700 hover:underline">{r.instanceId}</Link> },
+              { key: "id", header: "Scenario", rowHeader: true, cell: (r) => <Link href={`/sage/scenarios/${encodeURIComponent(r.instanceId)}`} className="font-mono text-xs text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">{r.instanceId}</Link> },
               { key: "theme", header: "Theme", cell: (r) => <span className="text-slate-900">{r.theme}</span> },
               { key: "sub", header: "Subcategory", cell: (r) => r.subcategory },
               { key: "domain", header: "Domain", cell: (r) => <span className="text-slate-600">{r.domain.replace(/_/g, " ")}</span> },

@@ -112,7 +112,7 @@ export default async function ToolkitPage({ params, searchParams }: Params) {
           <nav aria-label="Tools in this toolkit" className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
             <h2 className="text-sm font-semibold text-slate-900">Jump to a tool</h2>
             <ul className="mt-2 space-y-0.5 text-sm">
-              {tk.tools.map((t) => <li key={t.id}><a href={`#tool-${t.agentName}`} className="font-mono text-xs text-indigo-700 hover:underline">{t.agentName}</a></li>)}
+              {tk.tools.map((t) => <li key={t.id}><a href={`#tool-${t.agentName}`} className="font-mono text-xs text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">{t.agentName}</a></li>)}
             </ul>
           </nav>
           <section aria-labelledby="cases" className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
@@ -122,7 +122,7 @@ export default async function ToolkitPage({ params, searchParams }: Params) {
               <Link href={`/cases?toolkit=${encodeURIComponent(tk.name)}`} className="mt-2 inline-block text-sm text-indigo-700 underline">All {tk.caseCount} cases</Link>
             )}
             {tk.caseCount > 0 && (
-              <Link href={`/trajectories?toolkit=${encodeURIComponent(tk.name)}`} className="mt-3 block text-sm font-medium text-indigo-700 hover:underline">Trajectories of these cases →</Link>
+              <Link href={`/trajectories?toolkit=${encodeURIComponent(tk.name)}`} className="mt-3 block text-sm font-medium text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">Trajectories of these cases →</Link>
             )}
           </section>
         </aside>

@@ -31,7 +31,7 @@ import { SageEpisodeViewer } from "@/components/sage/episode-viewer";
 function VersionLink({ href, what, v, testId }: { href: string; what: string; v: { name: string; version: number; current: number }; testId: string }) {
   const outdated = v.version < v.current;
   return (
-    <Link href={outdated ? `${href}?from=${v.version}&to=${v.current}#history` : `${href}#history`} className="text-indigo-700 hover:underline" data-testid={testId}
+    <Link href={outdated ? `${href}?from=${v.version}&to=${v.current}#history` : `${href}#history`} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" data-testid={testId}
       title={outdated ? `The ${what} is now at version ${v.current}: see what changed since` : `The ${what}'s current version`}>
       {what === "case" ? "case" : v.name} v{v.version}{outdated ? ` (now v${v.current})` : ""}
     </Link>
@@ -91,7 +91,7 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
 
       <PageHeader
         card
-        title={<>Trajectory of <Link href={caseHref(t.case.name)} className="text-indigo-700 hover:underline" data-testid="case-link">{t.case.name}</Link></>}
+        title={<>Trajectory of <Link href={caseHref(t.case.name)} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" data-testid="case-link">{t.case.name}</Link></>}
         meta={
             <dl className="mt-2 flex flex-wrap gap-x-6 gap-y-1 text-sm">
               <div><dt className="inline text-slate-500">Agent </dt><dd className="inline font-medium" title={t.agentModel}>{t.agentModel}</dd></div>
@@ -103,7 +103,7 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
                   {t.stopReason && <div><dt className="inline text-slate-500">Stopped </dt><dd className="inline" data-testid="stop-reason" title={t.stopDetail ?? undefined}>{t.stopReason.replace(/_/g, " ")}</dd></div>}
                   <div><dt className="inline text-slate-500">Usage </dt><dd className="inline tabular-nums">{fmtInt(t.inputTokens + t.outputTokens)} tokens · {fmtUsd(t.costUsd)}</dd></div>
                   {(t.trial > 1 || t.nextTrials.length > 0) && (
-                    <div data-testid="trajectory-trial"><dt className="inline text-slate-500">Trial </dt><dd className="inline">{t.trial}{t.previousTrialId ? <> · <Link href={`/trajectories/${t.previousTrialId}`} className="text-indigo-700 hover:underline" data-testid="previous-trial">previous trial</Link></> : null}{t.nextTrials.map((n) => <span key={n.id}> · <Link href={`/trajectories/${n.id}`} className="text-indigo-700 hover:underline" data-testid="next-trial">trial {n.trial}</Link></span>)}</dd></div>
+                    <div data-testid="trajectory-trial"><dt className="inline text-slate-500">Trial </dt><dd className="inline">{t.trial}{t.previousTrialId ? <> · <Link href={`/trajectories/${t.previousTrialId}`} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" data-testid="previous-trial">previous trial</Link></> : null}{t.nextTrials.map((n) => <span key={n.id}> · <Link href={`/trajectories/${n.id}`} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" data-testid="next-trial">trial {n.trial}</Link></span>)}</dd></div>
                   )}
                 </>
               ) : (
@@ -116,7 +116,7 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
       >
           {t.origin === "IMPORTED" && can(user.role, "run:create") && <ReplayButton trajectoryId={t.id} action={replayTrajectoryAction} />}
           {t.evaluations.length > 0 && (
-            <a href="#evaluations" className="flex flex-wrap gap-6 rounded-lg bg-slate-50 px-3 py-2 hover:bg-slate-100" aria-label="Scores; jump to the evaluations">
+            <a href="#evaluations" className="flex flex-wrap gap-6 rounded-lg bg-slate-50 px-3 py-2 hover:bg-slate-100" title="Jump to the evaluations">
               {kinds.map((k) => (
                 <span key={k} className="flex flex-col gap-1">
                   <span className="text-xs font-medium text-slate-500">{KIND_LABELS[k]}</span>
@@ -143,10 +143,10 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
           )}
           <p className="mt-2 text-xs text-slate-500">
             Toolkits: {t.case.toolkits.map((k, i) => (
-              <span key={k.toolkit.name}>{i > 0 && ", "}<Link href={`/toolkits/${encodeURIComponent(k.toolkit.name)}`} className="text-indigo-700 hover:underline">{k.toolkit.name}</Link></span>
+              <span key={k.toolkit.name}>{i > 0 && ", "}<Link href={`/toolkits/${encodeURIComponent(k.toolkit.name)}`} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">{k.toolkit.name}</Link></span>
             ))}
             <span className="mx-2 text-slate-300">·</span>
-            <Link href={caseHref(t.case.name)} className="text-indigo-700 hover:underline">Case details →</Link>
+            <Link href={caseHref(t.case.name)} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">Case details →</Link>
           </p>
           <details className="mt-3 rounded-md border border-slate-200 bg-slate-50/60 px-3 py-2" data-testid="case-risks">
             <summary className="cursor-pointer text-xs font-medium text-slate-600 hover:text-slate-900">Underspecifications and potential risks of this case</summary>

@@ -35,7 +35,7 @@ export default async function AnnotatorsPage({ params, searchParams }: Props) {
       <Breadcrumbs items={[{ href: "/campaigns", label: "Campaigns" }, { href: `/campaigns/${campaign.id}`, label: campaign.name }, { label: "Annotators" }]} />
       <PageHeader
         title="Annotators"
-        description={<>How each annotator agrees with the gold answers, with the others&apos; majority and with each other, how long they take and whether that drifts. {goldItems} gold item{goldItems === 1 ? "" : "s"} (<Link href={`/campaigns/${campaign.id}/quality`} className="font-medium text-indigo-700 hover:underline">gold &amp; qualification</Link>).</>}
+        description={<>How each annotator agrees with the gold answers, with the others&apos; majority and with each other, how long they take and whether that drifts. {goldItems} gold item{goldItems === 1 ? "" : "s"} (<Link href={`/campaigns/${campaign.id}/quality`} className="font-medium text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">gold &amp; qualification</Link>).</>}
       />
       <nav aria-label="Field" className="mb-4 flex flex-wrap gap-2" data-testid="stats-fields">
         {fields.map((f) => (

@@ -33,7 +33,7 @@ export default async function QualityPage({ params }: { params: Promise<{ id: st
       <Breadcrumbs items={[{ href: "/campaigns", label: "Campaigns" }, { href: `/campaigns/${campaign.id}`, label: campaign.name }, { label: "Gold & qualification" }]} />
       <PageHeader
         title="Gold items and qualification"
-        description={<>Known-answer items mixed into each annotator&apos;s queue (never marked as such) and a qualification round before the real items. How each annotator does on them: <Link href={`/campaigns/${campaign.id}/annotators`} className="font-medium text-indigo-700 hover:underline">Annotators</Link>.</>}
+        description={<>Known-answer items mixed into each annotator&apos;s queue (never marked as such) and a qualification round before the real items. How each annotator does on them: <Link href={`/campaigns/${campaign.id}/annotators`} className="font-medium text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">Annotators</Link>.</>}
       />
       <div className="space-y-6">
         <FormSection id="quality-settings-heading" title="Settings" description={<>Qualification so far: {qualification.passed} passed, {qualification.failed} failed. Gold items and the round need gold items below; gold labels never enter the agreement figures or the label export.</>}>

@@ -34,7 +34,7 @@ export default async function CompareTrajectoriesPage({ params, searchParams }: 
     <>
       <Breadcrumbs items={[{ href: "/trajectories", label: "Trajectories" }, { href: `/trajectories/${a.id}`, label: a.id }, { label: "Compare" }]} />
       <PageHeader
-        title={<>Compare two trajectories of <Link href={caseHref(a.case.name)} className="text-indigo-700 hover:underline">{a.case.name}</Link></>}
+        title={<>Compare two trajectories of <Link href={caseHref(a.case.name)} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">{a.case.name}</Link></>}
         description="Side by side: who played each, the evaluations, the steps aligned on the tool each called, and the final answers."
       >
         {data.ok && <Link href={`/trajectories/${data.b.id}/compare?with=${encodeURIComponent(a.id)}`} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-50" data-testid="compare-swap">Swap A and B</Link>}

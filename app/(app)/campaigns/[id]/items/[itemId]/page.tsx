@@ -65,11 +65,11 @@ export default async function AdjudicationPage({ params, searchParams }: Props) 
       <PageHeader
         card
         eyebrow={<p className="font-mono text-xs text-slate-500">{item.id}</p>}
-        title={item.caseName ? <>Item of case <Link href={caseHref(item.caseName)} className="text-indigo-700 hover:underline">{item.caseName}</Link></> : "Item"}
+        title={item.caseName ? <>Item of case <Link href={caseHref(item.caseName)} className="text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700">{item.caseName}</Link></> : "Item"}
         meta={
           unblinded && item.trajectoryId ? (
             <dl className="mt-3 flex flex-wrap gap-x-6 gap-y-1 text-sm" data-testid="unblinded-meta">
-              <div><dt className="inline text-slate-500">Trajectory </dt><dd className="inline"><Link href={`/trajectories/${item.trajectoryId}`} className="font-medium text-indigo-700 hover:underline" data-testid="trajectory-link">{item.trajectoryId}</Link></dd></div>
+              <div><dt className="inline text-slate-500">Trajectory </dt><dd className="inline"><Link href={`/trajectories/${item.trajectoryId}`} className="font-medium text-indigo-700 underline decoration-indigo-300 underline-offset-2 hover:decoration-indigo-700" data-testid="trajectory-link">{item.trajectoryId}</Link></dd></div>
               <div><dt className="inline text-slate-500">Agent </dt><dd className="inline font-medium" title={item.agentModel}>{item.agentModel}</dd></div>
               <div><dt className="inline text-slate-500">Emulator </dt><dd className="inline font-medium" title={item.emulatorModel}>{shortModel(item.emulatorModel)} · {MODE_LABELS[item.emulatorMode] ?? item.emulatorMode}</dd></div>
             </dl>
