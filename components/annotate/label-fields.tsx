@@ -50,7 +50,7 @@ export function LabelFields({ fields, hotkeys, values, focused, readOnly, onFocu
           {f.options.map((o) => (
             <label key={o.value} className={`flex cursor-pointer items-center gap-2 rounded px-1.5 py-0.5 text-sm ${values[f.key] === o.value ? "bg-indigo-50 text-indigo-900" : "hover:bg-slate-50"}`}>
               <input type="radio" name={f.key} value={o.value} checked={values[f.key] === o.value} disabled={readOnly} onChange={() => onChange(f.key, o.value)} />
-              <kbd className="min-w-4 text-center font-mono text-xs text-slate-500" aria-hidden="true">{optionKeyLabel(hotkeys.get(f.key), o.key)}</kbd>
+              <kbd className="min-w-4 text-center font-mono text-xs text-slate-600" aria-hidden="true">{optionKeyLabel(hotkeys.get(f.key), o.key)}</kbd>
               <span>{o.label}{o.score !== undefined ? ` (${o.score})` : ""}</span>
             </label>
           ))}

@@ -47,7 +47,7 @@ const td = "px-3 py-2 align-top";
 export function KappaTable({ columns, caption, extraRows = [] }: { columns: KappaColumn[]; caption?: ReactNode; extraRows?: ExtraRow[] }) {
   const tid = (c: KappaColumn, what: string) => (c.testId ? `${c.testId}-${what}` : what);
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
       <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="kappa-table">
         {caption && <caption className="px-3 pt-3 text-left text-sm font-medium text-slate-800">{caption}</caption>}
         <thead className="bg-slate-50">
@@ -132,7 +132,7 @@ export function MarginalsTable({ summary, rater1, rater2, kind }: { summary: Agr
   const m = summary.marginals;
   const share = (r: (typeof m.rater1Shares)[number]) => (r.undefined ? "—" : fmtPercent(r.value));
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
       <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="marginals-table">
         <caption className="px-3 pt-3 text-left text-sm font-medium text-slate-800">Marginals: how often each used each score</caption>
         <thead className="bg-slate-50">

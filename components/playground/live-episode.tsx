@@ -134,7 +134,8 @@ export function LiveEpisode({ initial, canRun, startEpisode }: { initial: Episod
           <ol className="space-y-4" data-testid="live-steps">
             {ep.steps.map((s) =>
               s.index === divergentStep ? (
-                <div key={s.id} className="rounded-xl ring-2 ring-rose-500 ring-offset-2" data-testid="divergent-step"><StepCard step={s} /></div>
+                // An <li> holding a one-item list: an <ol> may only hold <li>s, and StepCard is one.
+                <li key={s.id} className="list-none rounded-xl ring-2 ring-rose-500 ring-offset-2" data-testid="divergent-step"><ol aria-label="Divergent step"><StepCard step={s} /></ol></li>
               ) : (
                 <StepCard key={s.id} step={s} waiting={running && s.id === lastStep?.id} />
               ),

@@ -50,7 +50,7 @@ function Evaluations({ a, b }: { a: T; b: T }) {
     );
   };
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
       <table className="w-full text-left text-sm" data-testid="compare-evaluations">
         <thead className="bg-slate-50 text-xs uppercase text-slate-600">
           <tr><th scope="col" className="px-3 py-2">Evaluation</th><th scope="col" className="px-3 py-2">A</th><th scope="col" className="px-3 py-2">B</th></tr>

@@ -53,7 +53,7 @@ export function AnnotatorStatsTable({ campaignId, rows, mayExclude, exclude, res
   return (
     <div className="space-y-3">
       <p role="status" className="text-sm text-emerald-700 empty:hidden" data-testid="exclusion-notice">{notice}</p>
-      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
         <table className="w-full text-left text-sm" data-testid="annotator-stats">
           <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
             <tr>

@@ -10,7 +10,7 @@ const td = "px-3 py-2 align-top";
 
 export function CriticTable({ rows, tau }: { rows: CriticRow[]; tau: number }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Critic methods at the chosen threshold">
       <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="critic-table">
         <caption className="px-3 pt-3 text-left text-sm text-slate-600">
           At τ = <span className="font-mono" data-testid="table-tau">{tau}</span>: a trajectory is flagged iff one of its checkpoints has p̄ ≤ τ. n = trajectories counted.

@@ -34,7 +34,7 @@ const th = "px-3 py-2 text-left text-xs font-semibold text-slate-600";
 
 export function HumanAgreementTable({ rows, evaluatorName }: { rows: AgreementTableRow[]; evaluatorName: string }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
       <table className="min-w-full text-sm" data-testid="agreement-table">
         <caption className="px-3 pt-3 text-left text-sm font-medium text-slate-800">
           Cohen&apos;s κ — evaluator vs the human majority, and human vs human (each annotator vs the majority of the others, averaged)

@@ -22,7 +22,7 @@ const td = "px-3 py-2 align-top";
 
 export function EmulatorTable({ rows }: { rows: EmulatorTableRow[] }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
       <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="emulator-table">
         <caption className="px-3 pt-3 text-left text-sm font-medium text-slate-800">Per-trajectory majority severity, counts and shares</caption>
         <thead className="bg-slate-50">

@@ -58,7 +58,7 @@ function Share({ s, mode, list, testId, of, base }: { s: ShareCell; mode: string
 /** `base`: the page's URL with its filters; each number links to it with its list chosen. */
 export function FailureTable({ rows, base }: { rows: FailureTableRow[]; base: string }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
       <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="failure-table">
         <caption className="px-3 pt-3 text-left text-sm font-medium text-slate-800">Identified and true failures per emulator mode (click a number for its trajectories)</caption>
         <thead className="bg-slate-50">

@@ -20,7 +20,7 @@ function Rate({ r, testId }: { r: SageRate; testId?: string }) {
 export function SageModelTable({ rows, judges }: { rows: SageGroupRow[]; judges: string[] }) {
   const mine = rows.filter((r) => r.group.kind === "all");
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
       <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="sage-model-table">
         <thead className="bg-slate-50">
           <tr>
@@ -93,7 +93,7 @@ export function SageHeatmap({ d, filter }: { d: SageDashboard; filter: SageFilte
           </Link>
         ))}
       </div>
-      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
         <table className="min-w-full text-xs" data-testid="sage-heatmap">
           <thead className="bg-slate-50">
             <tr>
@@ -119,7 +119,7 @@ export function SageHeatmap({ d, filter }: { d: SageDashboard; filter: SageFilte
                     <td key={s.key} className="px-1 py-2 text-center tabular-nums" style={value === null ? undefined : { background: heatColour(value) }}
                       title={`${a} · ${s.name}: ${value === null ? "undefined" : fmtPercent(value)} · ${ciText} · n = ${m.episodes}`} data-testid={`heat-${a}-${s.key}`} data-value={value ?? ""}>
                       <div className="font-semibold text-slate-900">{value === null ? "—" : `${Math.round(value * 100)}%`}</div>
-                      <div className="text-[10px] text-slate-600">n {m.episodes}</div>
+                      <div className="text-[10px] text-slate-900">n {m.episodes}</div>
                     </td>
                   );
                 })}
@@ -156,7 +156,7 @@ export function SageContextEffects({ effects, measures, filter, measure }: { eff
           <span className="inline-flex items-center gap-1"><span className="inline-block h-2.5 w-2.5 rounded-full" style={{ background: WARNING_COLOUR }} />Warning</span>
         </span>
       </div>
-      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
         <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="sage-context-effects">
           <thead className="bg-slate-50">
             <tr>
@@ -214,7 +214,7 @@ export function SageAgreementHeatmap({ a }: { a: SageAgreementMatrix }) {
   const pair = (x: string, y: string) => a.pairwise.pairs.find((p) => (p.a === x && p.b === y) || (p.a === y && p.b === x))?.agreement;
   return (
     <div className="space-y-3">
-      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
         <table className="text-sm" data-testid="sage-agreement-heatmap">
           <thead className="bg-slate-50">
             <tr>
@@ -234,7 +234,7 @@ export function SageAgreementHeatmap({ a }: { a: SageAgreementMatrix }) {
                   return (
                     <td key={y} className="px-3 py-2 text-center tabular-nums" style={{ background: agreeColour(r.value) }} title={`${x} vs ${y}: ${r.numerator} / ${r.denominator} agree${ci}`} data-testid={`agree-${x}-${y}`}>
                       <div className="font-semibold text-slate-900">{fmtPercent(r.value)}</div>
-                      <div className="text-[10px] text-slate-700">n {r.denominator}</div>
+                      <div className="text-[10px] text-slate-900">n {r.denominator}</div>
                     </td>
                   );
                 })}
@@ -256,7 +256,7 @@ export function SageAgreementHeatmap({ a }: { a: SageAgreementMatrix }) {
 export function SageUtrAsrTable({ rows }: { rows: SageGroupRow[] }) {
   const mine = rows.filter((r) => r.group.kind === "all" && r.context === "ALL");
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
       <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="sage-utr-asr-table">
         <thead className="bg-slate-50">
           <tr>

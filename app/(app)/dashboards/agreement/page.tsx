@@ -189,7 +189,7 @@ export default async function AgreementPage({ searchParams }: Props) {
                           caption={`${HUMAN_KIND_NAMES[kind]}: κ ${variant} for every pair of annotators (items both labelled)`}
                           testId={`pairwise-${kind}`}
                         />
-                        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+                        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
                           <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid={`loo-${kind}`}>
                             <caption className="px-3 pt-3 text-left text-sm font-medium text-slate-800">
                               {HUMAN_KIND_NAMES[kind]}: each annotator vs the majority of the others (κ {variant})

@@ -118,7 +118,7 @@ export default async function CriticDashboardPage({ searchParams }: { searchPara
                 <p>Trials come from episode runs with the critic gate and more than one trial; a replay alone has none.</p>
               </EmptyState>
             ) : (
-              <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+              <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Feedback trials">
                 <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="trials-table">
                   <thead className="bg-slate-50">
                     <tr>
