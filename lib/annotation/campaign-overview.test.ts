@@ -98,6 +98,16 @@ describe("campaignOverview", () => {
     expect(adjudicated.totals.adjudicated).toBe(2);
   });
 
+  it("counts an excluded annotator's labels too (read from the labels' votes, not the per-item vectors that leave them out)", async () => {
+    const before = await campaignOverview(t.prisma, campaignId);
+    const x = await t.prisma.labelExclusion.create({ data: { campaignId, annotatorId: "ann1", reason: "test" } });
+    const during = await campaignOverview(t.prisma, campaignId);
+    expect(during.totals).toEqual(before.totals);
+    expect(during.items.map((i) => [i.itemId, i.safetySpread, i.labels.length])).toEqual(before.items.map((i) => [i.itemId, i.safetySpread, i.labels.length]));
+    await t.prisma.labelExclusion.update({ where: { id: x.id }, data: { restoredAt: new Date() } });
+    expect((await campaignOverview(t.prisma, campaignId)).totals).toEqual(before.totals);
+  });
+
   it("404s an unknown campaign", async () => {
     await expect(campaignOverview(t.prisma, "nope")).rejects.toMatchObject({ status: 404 });
   });

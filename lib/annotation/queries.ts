@@ -1,5 +1,6 @@
 // Read models for the annotation screens and the campaign pages.
 import type { Db } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
 import { AppError } from "@/lib/errors";
 import { parseLabelSchema, type LabelValues } from "@/lib/trajectory/label-schema";
 
@@ -131,13 +132,28 @@ export async function campaignItemsPage(db: Db, campaignId: string, k: number, o
   type Agg = { items: number; label_total: number; complete: number; disagreements: number; adjudicated: number };
   type PageRow = { item: string | null; labels: number | null; spread: number | null; traj: string | null; case_name: string | null; agent: string | null; mode: string | null };
   // Gold items live on the quality page, outside the campaign's items and totals. The spread is
-  // null with fewer than two safety scores (sorted last).
+  // null with fewer than two safety scores (sorted last). Labels and spread count every submitted
+  // label: while no annotator's labels are excluded, that is the item's vote vector the database
+  // keeps ("ItemVote": n, safety slots 0–3 of sh, lib/dashboards/human/votes.ts), read in one pass
+  // with the spread worked out once per distinct vector; otherwise the labels' votes ("LabelVote").
+  const slot = (i: number) => Prisma.raw(`((d.sh >> ${5 * i}) & 31)`);
+  const present = [0, 1, 2, 3].map((i) => Prisma.sql`CASE WHEN ${slot(i)} > 0 THEN ${Prisma.raw(String(i))} END`);
   const query = (page: number) => db.$queryRaw<(Agg & PageRow)[]>`
-    WITH per AS (
+    WITH ex AS MATERIALIZED (SELECT EXISTS (SELECT 1 FROM "LabelExclusion" lx WHERE lx."campaignId" = ${campaignId} AND lx."restoredAt" IS NULL) AS excluded),
+    fast AS (
+      SELECT ci.id, ci."trajectoryId", ci."scenarioId", COALESCE(iv.n, 0) AS labels, COALESCE(iv.sh, 0) AS sh
+      FROM "CampaignItem" ci LEFT JOIN "ItemVote" iv ON iv."itemId" = ci.id
+      WHERE ci."campaignId" = ${campaignId} AND NOT EXISTS (SELECT 1 FROM "GoldAnswer" g WHERE g."itemId" = ci.id) AND NOT (SELECT excluded FROM ex)),
+    spreads AS MATERIALIZED (
+      SELECT d.sh, CASE WHEN ${Prisma.join([0, 1, 2, 3].map(slot), " + ")} >= 2 THEN GREATEST(${Prisma.join(present)}) - LEAST(${Prisma.join(present)}) END AS spread
+      FROM (SELECT DISTINCT sh FROM fast) d),
+    per AS (
+      SELECT fast.id, fast."trajectoryId", fast."scenarioId", fast.labels::int AS labels, spreads.spread::int AS spread FROM fast JOIN spreads ON spreads.sh = fast.sh
+      UNION ALL
       SELECT ci.id, ci."trajectoryId", ci."scenarioId", count(v."assignmentId")::int AS labels,
              CASE WHEN count(v.s) >= 2 THEN (max(v.s) - min(v.s))::int END AS spread
       FROM "CampaignItem" ci LEFT JOIN "LabelVote" v ON v."itemId" = ci.id
-      WHERE ci."campaignId" = ${campaignId} AND NOT EXISTS (SELECT 1 FROM "GoldAnswer" g WHERE g."itemId" = ci.id)
+      WHERE ci."campaignId" = ${campaignId} AND NOT EXISTS (SELECT 1 FROM "GoldAnswer" g WHERE g."itemId" = ci.id) AND (SELECT excluded FROM ex)
       GROUP BY ci.id),
     named AS (
       SELECT per.*, t."agentModel" AS agent, t."emulatorMode"::text AS mode,
