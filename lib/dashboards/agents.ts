@@ -29,6 +29,7 @@ import { failureReportCached } from "./human/failures";
 import { resolveHumanScope } from "./human/scope";
 import { loadFilterOptions, type FilterOptions } from "./options";
 import { dashboardWhere, toInt } from "./sql";
+import { cachedByData } from "./data-version";
 import { ratio, type Ratio } from "@/lib/metrics/estimate";
 import { wilsonInterval } from "@/lib/metrics/wilson";
 import type { WilsonInterval } from "@/lib/metrics/bootstrap";
@@ -220,8 +221,15 @@ function withCorrection(row: AgentRow, validation: AgentsValidation | null, seed
   };
 }
 
-/** The one query of /dashboards/agents. */
-export async function loadAgentsPanel(db: Db, filter: DashboardFilter): Promise<AgentsPanel> {
+/**
+ * The one query of /dashboards/agents, kept per filter and data version with the label counters
+ * (./data-version.ts: the validation campaign's labels decide the corrected rates).
+ */
+export function loadAgentsPanel(db: Db, filter: DashboardFilter): Promise<AgentsPanel> {
+  return cachedByData(db, ["agentsPanel", filter], () => computeAgentsPanel(db, filter), ["labels"]);
+}
+
+async function computeAgentsPanel(db: Db, filter: DashboardFilter): Promise<AgentsPanel> {
   const [options, evaluators] = await Promise.all([loadFilterOptions(db), evaluatorCounts(db, filter)]);
   const evaluator = filter.evaluator ?? evaluators[0]?.value ?? null;
   const base = { filter, options, evaluators, seed: filter.seed, resamples: AGENT_RESAMPLES };

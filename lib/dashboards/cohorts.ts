@@ -18,6 +18,7 @@ import { Prisma } from "@/lib/db/generated/client";
 import { hasExecutedCallSql } from "@/lib/toolemu/executed-calls";
 import type { DashboardFilter } from "./filters";
 import { dashboardWhere, kindSql, toInt } from "./sql";
+import { cachedByData } from "./data-version";
 
 export const COHORT_MAX_IDS = 200;
 
@@ -39,12 +40,18 @@ export interface NoExecutedCallCohort {
   idsCapped: boolean;
 }
 
-export async function noExecutedCallCohort(
+/** Kept per data version (./data-version.ts) and filter: the failures dashboard shows it on every load. */
+export function noExecutedCallCohort(
   db: Db,
   filter: DashboardFilter & { evaluator: string },
   opts: { maxIds?: number } = {},
 ): Promise<NoExecutedCallCohort> {
   const maxIds = Math.max(0, Math.floor(opts.maxIds ?? COHORT_MAX_IDS));
+  const f = filter;
+  return cachedByData(db, ["cohort", f.evaluator, f.campaign ?? null, f.agent ?? null, f.mode ?? null, f.toolkit ?? null, maxIds], () => computeCohort(db, filter, maxIds));
+}
+
+async function computeCohort(db: Db, filter: DashboardFilter & { evaluator: string }, maxIds: number): Promise<NoExecutedCallCohort> {
   const executed = hasExecutedCallSql("t");
   const scored = db.$queryRaw<{ n: bigint; none: bigint; failures: bigint; failures_none: bigint }[]>`
     SELECT count(*) AS n,
@@ -55,13 +62,18 @@ export async function noExecutedCallCohort(
     JOIN "Evaluation" e ON e."trajectoryId" = t.id AND e.kind = ${kindSql("SAFETY")} AND e."evaluatorModel" = ${filter.evaluator}
     WHERE e.score IS NOT NULL AND ${dashboardWhere(filter)}`;
   // One more than wanted tells whether a list was cut.
+  // Cases ranked once in natural name order (144 rows), so the rows are ordered by an integer, not by
+  // regular expressions evaluated on every trajectory.
   const idsOf = (failuresOnly: boolean) => db.$queryRaw<{ id: string }[]>`
+    WITH c AS (
+      SELECT c.id, dense_rank() OVER (ORDER BY regexp_replace(c.name, '[0-9]+$', ''), (substring(c.name from '([0-9]{1,18})$'))::bigint NULLS FIRST, c.name) AS ord
+      FROM "TestCase" c)
     SELECT t.id
     FROM "Trajectory" t
-    JOIN "TestCase" c ON c.id = t."caseId"
+    JOIN c ON c.id = t."caseId"
     JOIN "Evaluation" e ON e."trajectoryId" = t.id AND e.kind = ${kindSql("SAFETY")} AND e."evaluatorModel" = ${filter.evaluator}
     WHERE e.score IS NOT NULL AND NOT ${executed} AND ${failuresOnly ? Prisma.sql`e.score <= 1` : Prisma.sql`TRUE`} AND ${dashboardWhere(filter)}
-    ORDER BY regexp_replace(c.name, '[0-9]+$', ''), (substring(c.name from '([0-9]{1,18})$'))::bigint NULLS FIRST, c.name, t."agentModel", t.id
+    ORDER BY c.ord, t."agentModel", t.id
     LIMIT ${maxIds + 1}`;
   const [[counts], failureRows, noExecutedRows] = await Promise.all([scored, idsOf(true), idsOf(false)]);
   const failureIds = failureRows.map((r) => r.id);

@@ -23,6 +23,7 @@ import {
 import type { DashboardFilter, FilterOption, KindValue } from "./filters";
 import { loadFilterOptions, type FilterOptions } from "./options";
 import { dashboardWhere, kindSql, toInt } from "./sql";
+import { cachedByData } from "./data-version";
 import type { CsvRow } from "./csv";
 
 export const EVALUATOR_RESAMPLES = 1000;
@@ -162,8 +163,12 @@ export interface EvaluatorsPanel {
   comparison: EvaluatorComparison | null;
 }
 
-/** The one query of /dashboards/evaluators. */
-export async function loadEvaluatorsPanel(db: Db, filter: DashboardFilter): Promise<EvaluatorsPanel> {
+/** The one query of /dashboards/evaluators, kept per data version and filter (./data-version.ts). */
+export function loadEvaluatorsPanel(db: Db, filter: DashboardFilter): Promise<EvaluatorsPanel> {
+  return cachedByData(db, ["evaluatorsPanel", filter], () => computeEvaluatorsPanel(db, filter));
+}
+
+async function computeEvaluatorsPanel(db: Db, filter: DashboardFilter): Promise<EvaluatorsPanel> {
   const kind: KindValue = filter.kind ?? "SAFETY";
   const [options, counts, pair, total] = await Promise.all([
     loadFilterOptions(db),

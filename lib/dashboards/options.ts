@@ -4,12 +4,14 @@
 //   loadFilterOptions(db)  → { agents, toolkits, campaigns, evaluators }  FilterOption[] each
 //       (value + label + count of trajectories / evaluations), in a stable order. Counts are
 //       over all data, not the current filter, so a choice never disappears under another.
+//       Kept per data version (./data-version.ts): every dashboard shows them.
 //   loadDataOverview(db)   → counts of trajectories, cases, evaluators, evaluations, campaigns,
 //       human labels (submitted assignments), agents, per emulator mode.
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import type { FilterOption } from "./filters";
 import { toInt } from "./sql";
+import { cachedByData } from "./data-version";
 
 type Option = FilterOption;
 
@@ -21,7 +23,11 @@ export interface FilterOptions {
   evaluators: Option[];
 }
 
-export async function loadFilterOptions(db: Db): Promise<FilterOptions> {
+export function loadFilterOptions(db: Db): Promise<FilterOptions> {
+  return cachedByData(db, ["filterOptions"], () => computeFilterOptions(db));
+}
+
+async function computeFilterOptions(db: Db): Promise<FilterOptions> {
   const [agents, toolkits, campaigns, evaluators] = await Promise.all([
     db.$queryRaw<{ value: string; n: bigint }[]>`
       SELECT t."agentModel" AS value, count(*) AS n FROM "Trajectory" t GROUP BY 1 ORDER BY 2 DESC, 1`,

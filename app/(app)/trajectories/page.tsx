@@ -11,6 +11,7 @@ import { requirePermission } from "@/lib/auth/server";
 import { can } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/client";
 import { loadTrajectoriesPage } from "@/lib/toolemu/queries/trajectories";
+import { cachedByData } from "@/lib/dashboards/data-version";
 import { filterQuery, parseTrajectoryFilter } from "@/lib/toolemu/filters";
 
 export const metadata: Metadata = { title: "Trajectories" };
@@ -18,7 +19,8 @@ export const metadata: Metadata = { title: "Trajectories" };
 export default async function TrajectoriesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePermission("trajectory:read");
   const filter = parseTrajectoryFilter(await searchParams);
-  const { totalInDb, searchable, list, facets } = await loadTrajectoriesPage(db(), filter);
+  // The counts are kept per data version (lib/dashboards/data-version.ts); the rows are read every time.
+  const { totalInDb, searchable, list, facets } = await loadTrajectoriesPage(db(), filter, (key, compute) => cachedByData(db(), key, compute));
   const shown = { ...filter, page: list.page };
   return (
     <>

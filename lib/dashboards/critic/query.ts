@@ -40,6 +40,7 @@ import type { FilterOption, DashboardFilter } from "../filters";
 import { dashboardWhere } from "../sql";
 import { loadFilterOptions } from "../options";
 import { cached, type Cached } from "../human/cache";
+import { dataVersionSql } from "../data-version";
 import { EMULATOR_ASPECT_KEYS } from "../human/fields";
 import { resolveHumanScope } from "../human/scope";
 import { SEEDED_TRUE_FAILURE, TRUE_FAILURE_STATE, itemTruthSql } from "../human/item-truth";
@@ -285,7 +286,10 @@ export async function criticDashboard(db: Db, filter: CriticFilter): Promise<Cri
     labelsBySource.set(id, labels);
     sources.push({ id, kind: "proxy", name: sourceName("proxy", model, filter.ties), labelled: countLabelled(labels) });
   }
-  for (const c of campaigns) {
+  // Without any assessment and any trial chain nothing is scored against a label source (the page
+  // only says there are no assessments): the campaigns' labels are not read.
+  const nothingToLabel = !(anyRow[0]?.any ?? false) && chains.length === 0;
+  for (const c of nothingToLabel ? [] : campaigns) {
     if (c.has_labels) {
       const h = await humanLabels(db, filter, c.id);
       if (h) {
@@ -395,23 +399,13 @@ export async function criticDashboard(db: Db, filter: CriticFilter): Promise<Cri
   };
 }
 
-/** count(*) and sum(xmin) of a table's rows (see ../human/cache.ts: a changed row changes its xmin). */
-function rowsVersion(from: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`(SELECT count(*)::text || ':' || COALESCE(sum(x.xmin::text::bigint), 0)::text FROM ${from})`;
-}
-
-/** The data version the dashboard depends on: assessments (their checkpoints are written with them), safety scores, labels, adjudications, campaigns, trial links. */
-const CRITIC_PROBE = Prisma.sql`SELECT concat_ws('|',
-  ${rowsVersion(Prisma.sql`"CriticAssessment" x`)},
-  ${rowsVersion(Prisma.sql`"Evaluation" x WHERE x.kind = 'SAFETY'`)},
-  ${rowsVersion(Prisma.sql`"Assignment" x WHERE x.status = 'SUBMITTED'`)},
-  ${rowsVersion(Prisma.sql`"Adjudication" x`)},
-  ${rowsVersion(Prisma.sql`"Campaign" x`)},
-  ${rowsVersion(Prisma.sql`"Trajectory" x WHERE x."previousTrialId" IS NOT NULL`)}) AS v`;
-
-/** criticDashboard kept per data version and filter (../human/cache.ts). */
+/**
+ * criticDashboard kept per filter and data version (../data-version.ts: assessments and their
+ * checkpoints, safety scores, campaigns and items, trial links; the label counters for labels,
+ * adjudications and exclusions).
+ */
 export function loadCriticDashboard(db: Db, filter: CriticFilter): Promise<Cached<CriticDashboard>> {
-  return cached(db, JSON.stringify(["critic", filter]), CRITIC_PROBE, () => criticDashboard(db, filter));
+  return cached(db, JSON.stringify(["critic", filter]), dataVersionSql(["labels"]), () => criticDashboard(db, filter));
 }
 
 /** Everything the page shows: the dashboard and the data-filter choices (agents, toolkits). */

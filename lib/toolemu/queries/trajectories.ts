@@ -49,11 +49,11 @@ function trajectoryPageRows(db: Db, filter: TrajectoryFilter, page: number, page
     LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`;
 }
 
-/** One page (PAGE_SIZE) of the filtered, sorted trajectories, with the total. */
-export async function listTrajectories(db: Db, filter: TrajectoryFilter, pageSize = PAGE_SIZE): Promise<Page<TrajectoryRow>> {
+/** One page (PAGE_SIZE) of the filtered, sorted trajectories, with the total (counted, unless known). */
+export async function listTrajectories(db: Db, filter: TrajectoryFilter, pageSize = PAGE_SIZE, knownTotal?: number, rowsOfWanted?: RawTrajectoryRow[]): Promise<Page<TrajectoryRow>> {
   const wanted = Math.max(1, filter.page);
   // Count and page in parallel; only a page past the end needs a second look.
-  const [total, firstTry] = await Promise.all([countTrajectories(db, filter), trajectoryPageRows(db, filter, wanted, pageSize)]);
+  const [total, firstTry] = await Promise.all([knownTotal ?? countTrajectories(db, filter), rowsOfWanted ?? trajectoryPageRows(db, filter, wanted, pageSize)]);
   let rows = firstTry;
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   // A page past the end shows the last page rather than nothing.
@@ -113,11 +113,33 @@ export async function evaluatorModelsFor(db: Db, filter: TrajectoryFilter): Prom
   return rows.map((r) => r.m).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-export async function loadTrajectoriesPage(db: Db, filter: TrajectoryFilter) {
-  const totalInDb = await db.trajectory.count();
-  // A search of stop words only ("the") matches nothing; the page says why instead of "no matches".
-  const searchable = filter.q ? await isSearchable(db, filter.q) : true;
+/**
+ * Keeps a computed value under a key at the current data version (the page passes
+ * lib/dashboards/data-version.ts cachedByData); the default computes every time.
+ */
+export type CountCache = <T extends object>(key: unknown[], compute: () => Promise<T>) => Promise<T>;
+const uncached: CountCache = (_key, compute) => compute();
+
+/**
+ * Everything the list page shows. The counts (all trajectories, the filter's total, the filter
+ * bar's per-option counts) go through `cache`, keyed by the filter without page and sort; the page
+ * of rows is read every time, beside them.
+ */
+export async function loadTrajectoriesPage(db: Db, filter: TrajectoryFilter, cache: CountCache = uncached) {
+  const { page: _page, sort: _sort, ...dims } = filter;
+  const [counted, searchable, firstTry] = await Promise.all([
+    cache(["trajectoriesPage", dims], async () => {
+      const totalInDb = await db.trajectory.count();
+      if (totalInDb === 0) return { totalInDb, total: 0, facets: null };
+      const [total, facets] = await Promise.all([countTrajectories(db, filter), trajectoryFacets(db, filter)]);
+      return { totalInDb, total, facets };
+    }),
+    // A search of stop words only ("the") matches nothing; the page says why instead of "no matches".
+    filter.q ? isSearchable(db, filter.q) : true,
+    trajectoryPageRows(db, filter, Math.max(1, filter.page), PAGE_SIZE),
+  ]);
+  const { totalInDb, total, facets } = counted;
   if (totalInDb === 0) return { totalInDb, searchable, list: pageOf<TrajectoryRow>([], 0, 1, PAGE_SIZE), facets: null };
-  const [list, facets] = await Promise.all([listTrajectories(db, filter), trajectoryFacets(db, filter)]);
+  const list = await listTrajectories(db, filter, PAGE_SIZE, total, firstTry);
   return { totalInDb, searchable, list, facets };
 }

@@ -42,17 +42,36 @@ export async function trajectoryFacets(db: Db, f: TrajectoryFilter): Promise<Tra
   type R = { value: string | number | boolean | null; n: bigint };
   const opt = (rows: R[]): OptionCount[] => rows.filter((r) => r.value !== null).map((r) => ({ value: String(r.value), count: toNumber(r.n) }));
   const evalBy = f.evaluator !== undefined ? Prisma.sql` AND e."evaluatorModel" = ${f.evaluator}` : Prisma.empty;
-  const scoreCounts = (kind: EvaluationKindValue, omit: FilterDimension) => db.$queryRaw<R[]>`
-    SELECT e.score AS value, ${f.evaluator !== undefined ? Prisma.sql`count(*)` : Prisma.sql`count(DISTINCT t.id)`} AS n
-    FROM "Trajectory" t JOIN "Evaluation" e ON e."trajectoryId" = t.id AND e.kind = ${kindSql(kind)}${evalBy}
-    WHERE e.score IS NOT NULL AND ${trajectoryWhere(f, { omit: [omit] })}
-    GROUP BY e.score ORDER BY e.score`;
+  // Without a chosen evaluator a trajectory counts once however many evaluators scored it: the
+  // distinct (value, trajectory) pairs are hashed first, then counted (count(DISTINCT …) would sort
+  // every evaluation, on disk at 100,000 trajectories).
+  const scoreCounts = (kind: EvaluationKindValue, omit: FilterDimension) =>
+    f.evaluator !== undefined
+      ? db.$queryRaw<R[]>`
+          SELECT e.score AS value, count(*) AS n
+          FROM "Trajectory" t JOIN "Evaluation" e ON e."trajectoryId" = t.id AND e.kind = ${kindSql(kind)}${evalBy}
+          WHERE e.score IS NOT NULL AND ${trajectoryWhere(f, { omit: [omit] })}
+          GROUP BY e.score ORDER BY e.score`
+      : db.$queryRaw<R[]>`
+          SELECT x.score AS value, count(*) AS n
+          FROM (SELECT e.score, e."trajectoryId"
+                FROM "Trajectory" t JOIN "Evaluation" e ON e."trajectoryId" = t.id AND e.kind = ${kindSql(kind)}
+                WHERE e.score IS NOT NULL AND ${trajectoryWhere(f, { omit: [omit] })}
+                GROUP BY 1, 2) x
+          GROUP BY 1 ORDER BY 1`;
 
-  const bandCounts = () => db.$queryRaw<{ failures: bigint; non_failures: bigint }[]>`
-    SELECT ${f.evaluator !== undefined ? Prisma.sql`count(*) FILTER (WHERE e.score <= 1)` : Prisma.sql`count(DISTINCT t.id) FILTER (WHERE e.score <= 1)`} AS failures,
-           ${f.evaluator !== undefined ? Prisma.sql`count(*) FILTER (WHERE e.score >= 2)` : Prisma.sql`count(DISTINCT t.id) FILTER (WHERE e.score >= 2)`} AS non_failures
-    FROM "Trajectory" t JOIN "Evaluation" e ON e."trajectoryId" = t.id AND e.kind = ${kindSql("SAFETY")}${evalBy}
-    WHERE e.score IS NOT NULL AND ${trajectoryWhere(f, { omit: ["failure"] })}`;
+  const bandCounts = () =>
+    f.evaluator !== undefined
+      ? db.$queryRaw<{ failures: bigint; non_failures: bigint }[]>`
+          SELECT count(*) FILTER (WHERE e.score <= 1) AS failures, count(*) FILTER (WHERE e.score >= 2) AS non_failures
+          FROM "Trajectory" t JOIN "Evaluation" e ON e."trajectoryId" = t.id AND e.kind = ${kindSql("SAFETY")}${evalBy}
+          WHERE e.score IS NOT NULL AND ${trajectoryWhere(f, { omit: ["failure"] })}`
+      : db.$queryRaw<{ failures: bigint; non_failures: bigint }[]>`
+          SELECT count(*) FILTER (WHERE x.failure) AS failures, count(*) FILTER (WHERE x.non_failure) AS non_failures
+          FROM (SELECT e."trajectoryId", bool_or(e.score <= 1) AS failure, bool_or(e.score >= 2) AS non_failure
+                FROM "Trajectory" t JOIN "Evaluation" e ON e."trajectoryId" = t.id AND e.kind = ${kindSql("SAFETY")}
+                WHERE e.score IS NOT NULL AND ${trajectoryWhere(f, { omit: ["failure"] })}
+                GROUP BY 1) x`;
   const callCounts = () => db.$queryRaw<{ some: bigint; n: bigint }[]>`
     SELECT count(*) FILTER (WHERE ${hasExecutedCallSql("t")}) AS some, count(*) AS n
     FROM "Trajectory" t WHERE ${trajectoryWhere(f, { omit: ["calls"] })}`;
@@ -65,9 +84,11 @@ export async function trajectoryFacets(db: Db, f: TrajectoryFilter): Promise<Tra
     // For each evaluator: how many trajectories the filter would give with that evaluator chosen
     // (one pass over the evaluations, the score conditions tied to the row's evaluator).
     db.$queryRaw<R[]>`
-      SELECT ev."evaluatorModel" AS value, count(DISTINCT ev."trajectoryId") AS n
-      FROM "Evaluation" ev JOIN "Trajectory" t ON t.id = ev."trajectoryId"
-      WHERE ${trajectoryWhere(f, { evaluatorExpr: Prisma.sql`ev."evaluatorModel"` })}
+      SELECT x.value, count(*) AS n
+      FROM (SELECT ev."evaluatorModel" AS value, ev."trajectoryId"
+            FROM "Evaluation" ev JOIN "Trajectory" t ON t.id = ev."trajectoryId"
+            WHERE ${trajectoryWhere(f, { evaluatorExpr: Prisma.sql`ev."evaluatorModel"` })}
+            GROUP BY 1, 2) x
       GROUP BY 1 ORDER BY 1`,
     db.$queryRaw<R[]>`
       SELECT k.name AS value, count(*) AS n
