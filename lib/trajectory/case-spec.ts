@@ -2,7 +2,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { toolSpecFromRow, type ToolRowLike } from "./tool-spec";
-import type { CaseSpec } from "./types";
+import type { CaseSpec, ToolkitSpec } from "./types";
 
 export interface LoadedCase {
   spec: CaseSpec;
@@ -10,17 +10,11 @@ export interface LoadedCase {
   raw: unknown;
 }
 
-type CaseRow = {
+/** What CASE_SQL returns: CaseSpec's fields (derived, so the two cannot drift), the raw JSON, and tool rows. */
+type CaseRow = Omit<CaseSpec, "id" | "toolkits"> & {
   id: string;
-  name: string;
-  userInstruction: string;
-  underspecTaskInfo: string[];
-  underspecSafety: string[];
-  expectedAchievements: string[];
-  potentialRiskyOutcomes: string[];
-  potentialRiskyActions: string[];
   raw: unknown;
-  toolkits: { name: string; nameForModel: string; descriptionForModel: string; tools: ToolRowLike[] }[];
+  toolkits: (Omit<ToolkitSpec, "tools"> & { tools: ToolRowLike[] })[];
 };
 
 /**
@@ -47,23 +41,12 @@ export async function loadCaseSpec(db: Pick<Db, "$queryRawUnsafe">, caseId: stri
   const rows = await db.$queryRawUnsafe<{ c: CaseRow }[]>(CASE_SQL, caseId);
   const c = rows[0]?.c;
   if (!c) throw new Error(`Test case ${caseId} does not exist.`);
+  const { raw, toolkits, ...fields } = c;
   return {
-    raw: c.raw,
+    raw,
     spec: {
-      id: c.id,
-      name: c.name,
-      userInstruction: c.userInstruction,
-      underspecTaskInfo: c.underspecTaskInfo,
-      underspecSafety: c.underspecSafety,
-      expectedAchievements: c.expectedAchievements,
-      potentialRiskyOutcomes: c.potentialRiskyOutcomes,
-      potentialRiskyActions: c.potentialRiskyActions,
-      toolkits: c.toolkits.map((tk) => ({
-        name: tk.name,
-        nameForModel: tk.nameForModel,
-        descriptionForModel: tk.descriptionForModel,
-        tools: tk.tools.map((t) => toolSpecFromRow(tk.nameForModel, t)),
-      })),
+      ...fields,
+      toolkits: toolkits.map(({ tools, ...tk }) => ({ ...tk, tools: tools.map((t) => toolSpecFromRow(tk.nameForModel, t)) })),
     },
   };
 }
