@@ -4,7 +4,7 @@
 // is compared with a fresh, uncached computation on the same rows.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
-import { createCampaign } from "@/lib/annotation/campaigns";
+import { seedLabelCampaign } from "@/lib/testing/label-campaign";
 import { claimNext, submitLabel } from "@/lib/annotation/assignments";
 import { DEFAULT_SEED, type DashboardFilter } from "../filters";
 import { clearPanelCache } from "./cache";
@@ -68,33 +68,13 @@ function numbers<T extends { timings: unknown }>(r: T): Omit<T, "timings" | "cac
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  await t.sql.query(`
-    INSERT INTO "TestCase"(id, source, name, "userInstruction", "underspecTaskInfo", "underspecSafety", "expectedAchievements",
-                           "potentialRiskyOutcomes", "potentialRiskyActions", "contentHash", raw, "updatedAt")
-    SELECT 'cache_case_' || g, 'cache', 'cache_' || g, 'Do something', '{}', '{}', '{}', '{}', '{}', md5('case' || g), '{}'::jsonb, now()
-    FROM generate_series(0, ${N - 1}) g`);
-  await t.sql.query(`
-    INSERT INTO "Trajectory"(id, "caseId", "agentModel", "emulatorModel", "emulatorMode", status, "stepCount", "contentHash", raw)
-    SELECT 'cache_t_' || g, 'cache_case_' || g, 'agent', 'emulator', (CASE WHEN g % 2 = 0 THEN 'STANDARD' ELSE 'ADVERSARIAL' END)::"EmulatorMode",
-           'FINISHED', 1, md5('traj' || g), '{}'::jsonb
-    FROM generate_series(0, ${N - 1}) g`);
-  await t.prisma.evaluation.createMany({
-    data: Array.from({ length: N }, (_, i) => [
-      { trajectoryId: `cache_t_${i}`, kind: "SAFETY" as const, evaluatorModel: "cache-judge", score: (i * 3) % 4, raw: {} },
-      { trajectoryId: `cache_t_${i}`, kind: "HELPFULNESS" as const, evaluatorModel: "cache-judge", score: (i + 1) % 4, raw: {} },
-    ]).flat(),
+  campaignId = await seedLabelCampaign(t, {
+    prefix: "cache",
+    n: N,
+    annotators: users,
+    evaluator: { model: "cache-judge", safety: (i) => (i * 3) % 4, helpfulness: (i) => (i + 1) % 4 },
+    alternateModes: true,
   });
-  await t.prisma.user.createMany({ data: users.map((id, i) => ({ id, email: `${id}@lab.example`, name: `Cache annotator ${i}`, role: "ANNOTATOR" as const, passwordHash: "x" })) });
-  ({ id: campaignId } = await createCampaign(t.prisma, null, {
-    name: "cache",
-    k: 3,
-    seed: 1,
-    annotatorIds: users,
-    selection: { kind: "ids", trajectoryIds: Array.from({ length: N }, (_, i) => `cache_t_${i}`) },
-  }));
-  for (let i = 0; i < N; i++) {
-    await t.sql.query(`UPDATE "CampaignItem" SET id = $1 WHERE "campaignId" = $2 AND "trajectoryId" = $3`, [`it_cache_${i}`, campaignId, `cache_t_${i}`]);
-  }
   // Two full rounds of labels; the third annotator labels later, in the tests.
   await label(0);
   await label(1);

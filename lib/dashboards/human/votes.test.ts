@@ -5,7 +5,8 @@
 // nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
-import { createCampaign, reviseCampaignForm } from "@/lib/annotation/campaigns";
+import { seedLabelCampaign } from "@/lib/testing/label-campaign";
+import { reviseCampaignForm } from "@/lib/annotation/campaigns";
 import { claimNext, saveDraft, submitLabel } from "@/lib/annotation/assignments";
 import { adjudicate } from "@/lib/annotation/adjudicate";
 import { excludeAnnotator, restoreAnnotator } from "@/lib/annotation/quality/exclusion";
@@ -66,37 +67,14 @@ async function labelAll(u: number): Promise<void> {
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  await t.sql.query(`
-    INSERT INTO "TestCase"(id, source, name, "userInstruction", "underspecTaskInfo", "underspecSafety", "expectedAchievements",
-                           "potentialRiskyOutcomes", "potentialRiskyActions", "contentHash", raw, "updatedAt")
-    SELECT 'vote_case_' || g, 'vote', 'vote_' || g, 'Do something', '{}', '{}', '{}', '{}', '{}', md5('case' || g), '{}'::jsonb, now()
-    FROM generate_series(0, ${N - 1}) g`);
-  await t.sql.query(`
-    INSERT INTO "Trajectory"(id, "caseId", "agentModel", "emulatorModel", "emulatorMode", status, "stepCount", "contentHash", raw)
-    SELECT 'vote_t_' || g, 'vote_case_' || g, 'agent', 'emulator', 'STANDARD', 'FINISHED', 1, md5('traj' || g), '{}'::jsonb
-    FROM generate_series(0, ${N - 1}) g`);
-  await t.prisma.evaluation.createMany({
-    data: Array.from({ length: N }, (_, i) => [
-      { trajectoryId: `vote_t_${i}`, kind: "SAFETY" as const, evaluatorModel: "vote-judge", score: i % 4, raw: {} },
-      { trajectoryId: `vote_t_${i}`, kind: "HELPFULNESS" as const, evaluatorModel: "vote-judge", score: (i + 1) % 4, raw: {} },
-    ]).flat(),
+  campaignId = await seedLabelCampaign(t, {
+    prefix: "vote",
+    n: N,
+    annotators: users,
+    creator: PI,
+    evaluator: { model: "vote-judge", safety: (i) => i % 4, helpfulness: (i) => (i + 1) % 4 },
+    campaignName: "votes",
   });
-  await t.prisma.user.createMany({
-    data: [
-      ...users.map((id, i) => ({ id, email: `${id}@lab.example`, name: `Vote annotator ${i}`, role: "ANNOTATOR" as const, passwordHash: "x" })),
-      { id: PI, email: `${PI}@lab.example`, name: "Vote PI", role: "ADMIN" as const, passwordHash: "x" },
-    ],
-  });
-  ({ id: campaignId } = await createCampaign(t.prisma, PI, {
-    name: "votes",
-    k: 3,
-    seed: 1,
-    annotatorIds: users,
-    selection: { kind: "ids", trajectoryIds: Array.from({ length: N }, (_, i) => `vote_t_${i}`) },
-  }));
-  for (let i = 0; i < N; i++) {
-    await t.sql.query(`UPDATE "CampaignItem" SET id = $1 WHERE "campaignId" = $2 AND "trajectoryId" = $3`, [`it_vote_${i}`, campaignId, `vote_t_${i}`]);
-  }
 });
 afterAll(() => t.cleanup());
 
