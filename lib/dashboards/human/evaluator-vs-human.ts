@@ -15,7 +15,7 @@ import { HUMAN_RESAMPLES, type HumanKind } from "./fields";
 import type { HumanScope } from "./scope";
 import { packedVotesSql, scoreVotes } from "./score-votes";
 import { anyTie, checkK, maskLabels, pvColumns, winnerColumns } from "./sql";
-import { tieDigest } from "./tie-break";
+import { NO_DRAW, policyDigest } from "./tie-break";
 
 export interface EvaluatorHumanKind {
   /** 0..3: κ categorical / linear / quadratic, raw agreement, marginals, mean bias. */
@@ -43,9 +43,10 @@ export interface EvaluatorVsHuman {
  * than one row: the counts add up).
  *   votes: one packed vote vector per item, as the database keeps it ("ItemVote", ./votes.ts);
  *   pv:    per DISTINCT vector, each field's unique majority, or the bitmask of the tied labels;
+ *   pw:    per DISTINCT vector, the ground truth of an item with that vector and no adjudication
+ *          when no draw is needed: no tie, or the "exclude" policy (it never reads the draw);
  *   j:     each item with the evaluator's two scores of its trajectory and its adjudication;
- *   plain: the items without a tie and without an adjudication — their ground truth is their
- *          vector's majority, so they are counted per (vector, scores) and the majority joined once
+ *   plain: the items whose ground truth pw gives — counted per (vector, scores), pw joined once
  *          per group, not per item;
  *   items: the others, one by one: the tie digest (md5) only if something ties — OFFSET 0 keeps
  *          it computed once per item, not once per use — then the adjudication or the tie-break.
@@ -54,28 +55,31 @@ function evaluatorVsHumanSql(scope: HumanScope): Prisma.Sql {
   const { seed, evaluator } = scope;
   const ev = evaluator ?? "";
   const votes = scoreVotes(scope);
+  // Items that need their own row: adjudicated ones, and ties when the policy reads the draw.
+  const own = scope.ties === "exclude" ? Prisma.sql`j.adj IS NOT NULL` : Prisma.sql`(j.tie OR j.adj IS NOT NULL)`;
   return Prisma.sql`
     WITH votes AS (${packedVotesSql(scope)}),
     pv AS MATERIALIZED (SELECT d.p, ${pvColumns(votes, Prisma.sql`d.p`)} FROM (SELECT DISTINCT p FROM votes) d),
     pt AS MATERIALIZED (SELECT pv.p, (${anyTie(votes, "pv")}) AS tie FROM pv),
+    pw AS MATERIALIZED (SELECT pv.p, ${winnerColumns(votes, "pv", NO_DRAW)} FROM pv),
     j AS MATERIALIZED (
       SELECT v.item, v.p, pt.tie, es.score AS es, eh.score AS eh, ad."values" AS adj
       FROM votes v JOIN pt ON pt.p = v.p
       LEFT JOIN "Adjudication" ad ON ad."itemId" = v.item
       LEFT JOIN "Evaluation" es ON es."trajectoryId" = v.traj AND es.kind = 'SAFETY' AND es."evaluatorModel" = ${ev}
       LEFT JOIN "Evaluation" eh ON eh."trajectoryId" = v.traj AND eh.kind = 'HELPFULNESS' AND eh."evaluatorModel" = ${ev}),
-    plain AS (SELECT j.p, j.es, j.eh, count(*)::int AS n FROM j WHERE NOT j.tie AND j.adj IS NULL GROUP BY 1, 2, 3),
+    plain AS (SELECT j.p, j.es, j.eh, count(*)::int AS n FROM j WHERE NOT ${own} GROUP BY 1, 2, 3),
     items AS (
-      SELECT j.es, j.eh, pv.*, j.adj, CASE WHEN j.tie THEN ${tieDigest(seed, Prisma.sql`j.item`)} END AS h
-      FROM j JOIN pv ON pv.p = j.p WHERE j.tie OR j.adj IS NOT NULL OFFSET 0),
+      SELECT j.es, j.eh, pv.*, j.adj, CASE WHEN j.tie THEN ${policyDigest(scope.ties, seed, Prisma.sql`j.item`)} END AS h
+      FROM j JOIN pv ON pv.p = j.p WHERE ${own} OFFSET 0),
     m AS (SELECT i.es, i.eh, ${winnerColumns(votes, "i", Prisma.sql`i.h`, Prisma.sql`i.adj`)} FROM items i)
     SELECT m.es, m.eh, m.ms::int AS ms, m.ts, m.ks, m.mh::int AS mh, m.th, m.kh,
            m.msb::int AS msb, m.tsb, m.ksb, m.mhb::int AS mhb, m.thb, m.khb, count(*)::int AS n
     FROM m
     GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14
     UNION ALL
-    SELECT plain.es, plain.eh, pv.ms::int, false, 0, pv.mh::int, false, 0, pv.msb::int, false, 0, pv.mhb::int, false, 0, plain.n
-    FROM plain JOIN pv ON pv.p = plain.p`;
+    SELECT plain.es, plain.eh, pw.ms::int, pw.ts, pw.ks, pw.mh::int, pw.th, pw.kh, pw.msb::int, pw.tsb, pw.ksb, pw.mhb::int, pw.thb, pw.khb, plain.n
+    FROM plain JOIN pw ON pw.p = plain.p`;
 }
 
 type EvhRow = {

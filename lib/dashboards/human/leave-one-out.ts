@@ -9,9 +9,9 @@ import { Prisma } from "@/lib/db/generated/client";
 import type { ConfidenceInterval, KappaVariant } from "@/lib/metrics";
 import type { HumanKind } from "./fields";
 import type { HumanScope } from "./scope";
-import { labelRows, scoreLabelColumns, scoreVotes } from "./score-votes";
+import { labelRows, packedVotesSql, scoreLabelColumns, scoreVotes } from "./score-votes";
 import { anyTie, binaryOf, pvColumns, winnerColumns } from "./sql";
-import { tieDigest } from "./tie-break";
+import { NO_DRAW, tieDigest } from "./tie-break";
 import { looFromPatterns, looIntervals, type LooPattern, type LooResult } from "./stats";
 
 export interface LooSummary {
@@ -35,17 +35,24 @@ export function leaveOneOutSql(scope: HumanScope): Prisma.Sql {
   return Prisma.sql`
     WITH lab AS MATERIALIZED (${looLab}),
     anns AS MATERIALIZED (SELECT ann, (row_number() OVER (ORDER BY ann) - 1)::int AS ai FROM (SELECT DISTINCT ann FROM lab) x),
-    votes AS (SELECT item, sum(x)::bigint AS p FROM lab GROUP BY item),
+    -- The items' vectors as the database keeps them: the sums of x over the same labels.
+    votes AS (${packedVotesSql(scope)}),
     loo AS MATERIALIZED (
       SELECT l.item, l.ann, an.ai, l.s, l.h, v.p - l.x AS q
       FROM lab l JOIN votes v ON v.item = l.item JOIN anns an ON an.ann = l.ann),
     pv AS MATERIALIZED (SELECT d.q, ${pvColumns(votes, Prisma.sql`d.q`)} FROM (SELECT DISTINCT q FROM loo) d),
-    items AS MATERIALIZED (
+    ${
+      scope.ties === "exclude"
+        ? // No draw is read: the others' ground truth depends on their vector alone, worked out once per vector.
+          Prisma.sql`pw AS MATERIALIZED (SELECT pv.q, ${winnerColumns(votes, "pv", NO_DRAW)} FROM pv),
+    m AS MATERIALIZED (SELECT l.item, l.ai, l.s, l.h, ${binaryOf(Prisma.sql`l.s`)} AS sb, ${binaryOf(Prisma.sql`l.h`)} AS hb, pw.* FROM loo l JOIN pw ON pw.q = l.q),`
+        : Prisma.sql`items AS MATERIALIZED (
       SELECT loo.item, loo.ai, loo.s, loo.h, pv.*,
              CASE WHEN ${anyTie(votes, "pv")} THEN ${tieDigest(seed, Prisma.sql`loo.item`, Prisma.sql`loo.ann`)} END AS dg
       FROM loo JOIN pv ON pv.q = loo.q),
     m AS MATERIALIZED (SELECT i.item, i.ai, i.s, i.h, ${binaryOf(Prisma.sql`i.s`)} AS sb, ${binaryOf(Prisma.sql`i.h`)} AS hb,
-                              ${winnerColumns(votes, "i", Prisma.sql`i.dg`)} FROM items i),
+                              ${winnerColumns(votes, "i", Prisma.sql`i.dg`)} FROM items i),`
+    }
     per_item AS (
       SELECT item,
         ${Prisma.join(

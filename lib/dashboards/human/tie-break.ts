@@ -19,7 +19,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { Prisma } from "@/lib/db/generated/client";
-import { normalizeSeed } from "@/lib/metrics";
+import { normalizeSeed, type TiePolicy } from "@/lib/metrics";
 
 /** Which 4-hex-digit part of the item's digest breaks ties of which field. */
 export const TIE_FIELDS = {
@@ -55,6 +55,18 @@ export function tieDigest(seed: number, item: Prisma.Sql, annotator?: Prisma.Sql
     ? Prisma.sql`md5(${s}::text || ${item})`
     : Prisma.sql`md5(${s}::text || ${item} || ':without:' || ${annotator})`;
 }
+
+/**
+ * SQL: the digest for the tie-break under a tie policy — tieDigest, except under "exclude", whose
+ * ground truth never reads a draw (lib/metrics/ground-truth.ts resolvedLabel): there a constant
+ * (the first tied label "wins", unread) spares one md5 per tied item.
+ */
+export function policyDigest(policy: TiePolicy, seed: number, item: Prisma.Sql, annotator?: Prisma.Sql): Prisma.Sql {
+  return policy === "exclude" ? NO_DRAW : tieDigest(seed, item, annotator);
+}
+
+/** A digest that draws the first tied label. */
+export const NO_DRAW = Prisma.sql`repeat('0', 32)`;
 
 /**
  * SQL: the winner among the candidates whose bit is set in `mask` (bit i = labels[i]), drawn with
