@@ -8,6 +8,12 @@
 // Here a connection owns the session from its first message until the end of its batch — a Sync
 // or a simple Query — and for as long as that leaves a transaction open.
 //
+// COPY … FROM STDIN: PGlite reads a COPY's data within the call that runs its Query, so a Query
+// handed over alone fails at once ("protocol synchronization was lost", the session gone). The
+// queue answers the Query itself with a CopyInResponse, keeps the connection's CopyData until
+// CopyDone or CopyFail, then hands PGlite all of it as one input and drops PGlite's own
+// CopyInResponse from the answer. (Simple-query COPY only, as `pg` and psql send it.)
+//
 // PGlite itself accepts any user and password. With `auth`, the queue answers each connection's
 // startup with an MD5 password challenge and hands the startup to PGlite only once the user name
 // and password match; anything else gets PostgreSQL's own "password authentication failed"
@@ -33,6 +39,10 @@ const QUERY = 0x51; // 'Q'
 const TERMINATE = 0x58; // 'X'
 // Frontend message types that start or continue a batch ending in Sync.
 const BATCH_TYPES = new Set([0x50, 0x42, 0x44, 0x45, 0x43, 0x48, 0x46]); // P B D E C H F
+
+const COPY_DONE = 0x63; // 'c'
+const COPY_FAIL = 0x66; // 'f'
+const COPY_FROM_STDIN = /^\s*COPY\b[\s\S]*\bFROM\s+STDIN\b/i;
 
 const PROTOCOL_3 = 196608;
 const PASSWORD = 0x70; // 'p'
@@ -62,8 +72,38 @@ function startupParams(m: Uint8Array): Map<string, string> | null {
   return params;
 }
 
+/** Whether a frontend message is a simple Query running COPY … FROM STDIN. */
+function isCopyFromStdin(m: Uint8Array): boolean {
+  if (m[0] !== QUERY) return false;
+  return COPY_FROM_STDIN.test(Buffer.from(m.buffer, m.byteOffset + 5, Math.max(0, m.byteLength - 6)).toString("utf8"));
+}
+
+/** Passes PGlite's answer on without its first message if that is a CopyInResponse ('G'): the client already had one. */
+function withoutFirstCopyIn(onData: (data: Uint8Array) => void): (data: Uint8Array) => void {
+  let head = Buffer.alloc(0);
+  let skip = -1; // bytes of the first message still to drop; -1: not known yet
+  return (d) => {
+    if (skip === 0) return onData(d);
+    let b = Buffer.concat([head, Buffer.from(d.buffer, d.byteOffset, d.byteLength)]);
+    if (skip === -1) {
+      if (b.length < 5) {
+        head = b;
+        return;
+      }
+      skip = b[0] === 0x47 ? 1 + b.readInt32BE(1) : 0;
+      head = Buffer.alloc(0);
+    }
+    const n = Math.min(skip, b.length);
+    skip -= n;
+    b = b.subarray(n);
+    if (b.length) onData(new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
+  };
+}
+
 class BatchQueue {
   private queue: Pending[] = [];
+  /** Connections inside COPY … FROM STDIN: the Query and the CopyData so far. */
+  private copies = new Map<number, Uint8Array[]>();
   private processing = false;
   private owner: number | null = null;
   /** Connections that sent their startup and owe the password (startup kept until then). */
@@ -113,6 +153,26 @@ class BatchQueue {
   }
 
   private enqueueChecked(handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
+    const copy = this.copies.get(handlerId);
+    if (copy) {
+      copy.push(message);
+      const type = message[0];
+      if (type !== COPY_DONE && type !== COPY_FAIL && type !== TERMINATE) return Promise.resolve(0);
+      this.copies.delete(handlerId);
+      if (type === TERMINATE) return this.enqueueRaw(handlerId, message, onData);
+      const all = Buffer.concat(copy.map((m) => Buffer.from(m.buffer, m.byteOffset, m.byteLength)));
+      return this.enqueueRaw(handlerId, new Uint8Array(all.buffer, all.byteOffset, all.byteLength), withoutFirstCopyIn(onData));
+    }
+    if (isCopyFromStdin(message)) {
+      this.copies.set(handlerId, [message]);
+      const response = backendMessage("G", Buffer.from([0, 0, 0])); // text format, no per-column formats
+      onData(response);
+      return Promise.resolve(response.length);
+    }
+    return this.enqueueRaw(handlerId, message, onData);
+  }
+
+  private enqueueRaw(handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
     return new Promise((resolve, reject) => {
       this.queue.push({ handlerId, message, onData, resolve, reject });
       void this.processQueue();
@@ -160,6 +220,7 @@ class BatchQueue {
 
   clearQueueForHandler(handlerId: number): void {
     this.challenged.delete(handlerId);
+    this.copies.delete(handlerId);
     this.authenticated.delete(handlerId);
     this.queue = this.queue.filter((p) => {
       if (p.handlerId !== handlerId) return true;
