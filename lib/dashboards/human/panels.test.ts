@@ -421,6 +421,17 @@ describe("scope and CSV", () => {
     expect((await resolveHumanScope(t.prisma, { campaign: "nope", seed: DEFAULT_SEED })).missing).toBe("not-found");
   });
 
+  it("the evaluator list is kept per data version: new scores show at once, removed ones go", async () => {
+    const before = await resolveHumanScope(t.prisma, { campaign: campaignId, seed: DEFAULT_SEED });
+    expect(before.scope?.evaluators.some((e) => e.value === "late-judge")).toBe(false);
+    await t.prisma.evaluation.createMany({ data: traj.slice(0, 2).map((id) => ({ trajectoryId: id, kind: "SAFETY" as const, evaluatorModel: "late-judge", score: 1, raw: {} })) });
+    const added = await resolveHumanScope(t.prisma, { campaign: campaignId, seed: DEFAULT_SEED });
+    expect(added.scope?.evaluators.find((e) => e.value === "late-judge")?.count).toBe(2);
+    await t.prisma.evaluation.deleteMany({ where: { evaluatorModel: "late-judge" } });
+    const removed = await resolveHumanScope(t.prisma, { campaign: campaignId, seed: DEFAULT_SEED });
+    expect(removed.scope?.evaluators.map((e) => e.value)).toEqual(before.scope?.evaluators.map((e) => e.value));
+  });
+
   it("CSV rows carry the numbers with n, CI, seed and tie policy", async () => {
     const filter = { campaign: campaignId, evaluator: "test-judge", seed: DEFAULT_SEED, ties: "seeded" as const };
     const agreement = await agreementCsv(t.prisma, filter);
