@@ -10,6 +10,7 @@ import type { ActionResult } from "@/lib/auth/guard";
 import type { GenerationJobRow } from "@/lib/runs/generation/queries";
 import { GENERATION_KIND_LABELS } from "@/lib/authoring/schemas";
 import { fmtInt, fmtUsd } from "@/components/ui/format";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 const STATUS_CLS: Record<string, string> = {
   QUEUED: "bg-slate-100 text-slate-700",
@@ -33,7 +34,7 @@ export function GenerationJobs({ jobs, cancel, canCancel }: { jobs: GenerationJo
     return <p className="rounded-xl border border-dashed border-slate-300 bg-white p-5 text-sm text-slate-500" data-testid="generation-jobs-empty">No generation job yet. Choose a generator above, check the estimate and confirm.</p>;
   }
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
+    <ScrollRegion>
       {error && <p role="alert" className="m-3 rounded-md bg-rose-50 p-2 text-sm text-rose-800">{error}</p>}
       <table className="min-w-full text-sm" data-testid="generation-jobs">
         <caption className="sr-only">Recent generation jobs</caption>
@@ -90,6 +91,6 @@ export function GenerationJobs({ jobs, cancel, canCancel }: { jobs: GenerationJo
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

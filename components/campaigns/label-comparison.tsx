@@ -3,6 +3,7 @@ import { ScoreBadge } from "@/components/toolemu/score-badge";
 import { formatDate } from "@/components/toolemu/format";
 import { fmtDuration } from "@/components/ui/format";
 import { optionScore, valueText } from "./format";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 export interface ComparedLabel {
   assignmentId: string;
@@ -48,7 +49,7 @@ const same = (a: unknown, b: unknown) => (a ?? null) === (b ?? null);
 export function LabelComparison({ schema, labels, adjudication }: { schema: LabelSchema; labels: ComparedLabel[]; adjudication: ComparedAdjudication | null }) {
   const cell = "px-4 py-2.5 align-top";
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
+    <ScrollRegion>
       <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="label-comparison">
         <caption className="sr-only">Submitted labels side by side; rows where annotators disagree are marked</caption>
         <thead className="bg-slate-50 text-left text-xs text-slate-500">
@@ -105,6 +106,6 @@ export function LabelComparison({ schema, labels, adjudication }: { schema: Labe
           </tr>
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

@@ -15,6 +15,7 @@ import type { AgreementIntervals, AgreementSummary, ConfidenceInterval, Estimate
 import { Estimate } from "./estimate";
 import { fmtInt, fmtPercent } from "@/components/ui/format";
 import type { KindValue } from "@/lib/dashboards/filters";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 export interface KappaColumn {
   heading: ReactNode;
@@ -47,7 +48,7 @@ const td = "px-3 py-2 align-top";
 export function KappaTable({ columns, caption, extraRows = [] }: { columns: KappaColumn[]; caption?: ReactNode; extraRows?: ExtraRow[] }) {
   const tid = (c: KappaColumn, what: string) => (c.testId ? `${c.testId}-${what}` : what);
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
+    <ScrollRegion>
       <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="kappa-table">
         {caption && <caption className="px-3 pt-3 text-left text-sm font-medium text-slate-800">{caption}</caption>}
         <thead className="bg-slate-50">
@@ -118,7 +119,7 @@ export function KappaTable({ columns, caption, extraRows = [] }: { columns: Kapp
           </tr>
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 
@@ -132,7 +133,7 @@ export function MarginalsTable({ summary, rater1, rater2, kind }: { summary: Agr
   const m = summary.marginals;
   const share = (r: (typeof m.rater1Shares)[number]) => (r.undefined ? "—" : fmtPercent(r.value));
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
+    <ScrollRegion>
       <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="marginals-table">
         <caption className="px-3 pt-3 text-left text-sm font-medium text-slate-800">Marginals: how often each used each score</caption>
         <thead className="bg-slate-50">
@@ -160,7 +161,7 @@ export function MarginalsTable({ summary, rater1, rater2, kind }: { summary: Agr
           </tr>
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

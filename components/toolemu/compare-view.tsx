@@ -9,6 +9,7 @@ import { MODE_LABELS, STATUS_LABELS, cleanLabel, shortModel, thoughtOf } from ".
 import { ScoreBadge } from "./score-badge";
 import { KIND_LABELS, SCORE_LABELS } from "./score-scale";
 import type { StepDetail } from "./types";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 type T = TrajectoryDetail;
 
@@ -50,7 +51,7 @@ function Evaluations({ a, b }: { a: T; b: T }) {
     );
   };
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
+    <ScrollRegion>
       <table className="w-full text-left text-sm" data-testid="compare-evaluations">
         <thead className="bg-slate-50 text-xs uppercase text-slate-600">
           <tr><th scope="col" className="px-3 py-2">Evaluation</th><th scope="col" className="px-3 py-2">A</th><th scope="col" className="px-3 py-2">B</th></tr>
@@ -65,7 +66,7 @@ function Evaluations({ a, b }: { a: T; b: T }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

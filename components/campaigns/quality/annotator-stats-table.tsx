@@ -8,6 +8,7 @@ import type { ActionResult } from "@/lib/auth/guard";
 import { FormError, primaryButtonCls, secondaryButtonCls } from "@/components/ui/form";
 import { UndefinedValue } from "@/components/dashboards/undefined-value";
 import type { AnnotatorRow } from "@/lib/annotation/quality/stats-query";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 type Act = (i: { campaignId: string; annotatorId: string; reason: string }) => Promise<ActionResult<unknown>>;
 
@@ -53,7 +54,7 @@ export function AnnotatorStatsTable({ campaignId, rows, mayExclude, exclude, res
   return (
     <div className="space-y-3">
       <p role="status" className="text-sm text-emerald-700 empty:hidden" data-testid="exclusion-notice">{notice}</p>
-      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
+      <ScrollRegion>
         <table className="w-full text-left text-sm" data-testid="annotator-stats">
           <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
             <tr>
@@ -98,7 +99,7 @@ export function AnnotatorStatsTable({ campaignId, rows, mayExclude, exclude, res
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       {open && (
         <form
           aria-labelledby={`${uid}-title`}

@@ -4,6 +4,7 @@
 import type { ConfidenceInterval, Estimate as EstimateValue, KappaVariant, SensitivityRange } from "@/lib/metrics";
 import { Estimate } from "../estimate";
 import { TiesExcluded } from "./ties-excluded";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 export interface AgreementCell {
   value: EstimateValue;
@@ -34,7 +35,7 @@ const th = "px-3 py-2 text-left text-xs font-semibold text-slate-600";
 
 export function HumanAgreementTable({ rows, evaluatorName }: { rows: AgreementTableRow[]; evaluatorName: string }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
+    <ScrollRegion>
       <table className="min-w-full text-sm" data-testid="agreement-table">
         <caption className="px-3 pt-3 text-left text-sm font-medium text-slate-800">
           Cohen&apos;s κ — evaluator vs the human majority, and human vs human (each annotator vs the majority of the others, averaged)
@@ -80,6 +81,6 @@ export function HumanAgreementTable({ rows, evaluatorName }: { rows: AgreementTa
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

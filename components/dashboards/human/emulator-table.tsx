@@ -4,6 +4,7 @@ import type { ConfidenceInterval, Ratio, SensitivityRange, SeverityCounts } from
 import { fmtInt } from "@/components/ui/format";
 import { Estimate } from "../estimate";
 import { TiesExcluded } from "./ties-excluded";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 export interface EmulatorTableRow {
   key: string;
@@ -22,7 +23,7 @@ const td = "px-3 py-2 align-top";
 
 export function EmulatorTable({ rows }: { rows: EmulatorTableRow[] }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
+    <ScrollRegion>
       <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="emulator-table">
         <caption className="px-3 pt-3 text-left text-sm font-medium text-slate-800">Per-trajectory majority severity, counts and shares</caption>
         <thead className="bg-slate-50">
@@ -53,6 +54,6 @@ export function EmulatorTable({ rows }: { rows: EmulatorTableRow[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

@@ -7,6 +7,7 @@ import { fmt, fmtInt, fmtPercent } from "@/components/ui/format";
 import type { SageAgreementMatrix, SageDashboard, SageEffectRow, SageGroupRow } from "@/lib/dashboards/sage/query";
 import { sageHref, type SageFilter } from "@/lib/dashboards/sage/filters";
 import type { SageRate } from "@/lib/metrics/sage";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 const th = "px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600";
 const td = "px-3 py-2 align-top";
@@ -20,7 +21,7 @@ function Rate({ r, testId }: { r: SageRate; testId?: string }) {
 export function SageModelTable({ rows, judges }: { rows: SageGroupRow[]; judges: string[] }) {
   const mine = rows.filter((r) => r.group.kind === "all");
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
+    <ScrollRegion>
       <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="sage-model-table">
         <thead className="bg-slate-50">
           <tr>
@@ -68,7 +69,7 @@ export function SageModelTable({ rows, judges }: { rows: SageGroupRow[]; judges:
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 
@@ -93,7 +94,7 @@ export function SageHeatmap({ d, filter }: { d: SageDashboard; filter: SageFilte
           </Link>
         ))}
       </div>
-      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
+      <ScrollRegion>
         <table className="min-w-full text-xs" data-testid="sage-heatmap">
           <thead className="bg-slate-50">
             <tr>
@@ -127,7 +128,7 @@ export function SageHeatmap({ d, filter }: { d: SageDashboard; filter: SageFilte
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </div>
   );
 }
@@ -156,7 +157,7 @@ export function SageContextEffects({ effects, measures, filter, measure }: { eff
           <span className="inline-flex items-center gap-1"><span className="inline-block h-2.5 w-2.5 rounded-full" style={{ background: WARNING_COLOUR }} />Warning</span>
         </span>
       </div>
-      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
+      <ScrollRegion>
         <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="sage-context-effects">
           <thead className="bg-slate-50">
             <tr>
@@ -200,7 +201,7 @@ export function SageContextEffects({ effects, measures, filter, measure }: { eff
             })}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </div>
   );
 }
@@ -214,7 +215,7 @@ export function SageAgreementHeatmap({ a }: { a: SageAgreementMatrix }) {
   const pair = (x: string, y: string) => a.pairwise.pairs.find((p) => (p.a === x && p.b === y) || (p.a === y && p.b === x))?.agreement;
   return (
     <div className="space-y-3">
-      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
+      <ScrollRegion>
         <table className="text-sm" data-testid="sage-agreement-heatmap">
           <thead className="bg-slate-50">
             <tr>
@@ -242,7 +243,7 @@ export function SageAgreementHeatmap({ a }: { a: SageAgreementMatrix }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       <dl className="flex flex-wrap gap-x-8 gap-y-2 text-sm">
         <div><dt className="text-xs text-slate-500">Fleiss κ, judges</dt><dd><Estimate value={a.fleissJudges.kappa} n={a.fleissJudges.subjects} chanceCorrected testId="fleiss-judges" /></dd></div>
         <div><dt className="text-xs text-slate-500">Fleiss κ, judges + UTR</dt><dd><Estimate value={a.fleissWithUtr.kappa} n={a.fleissWithUtr.subjects} chanceCorrected testId="fleiss-with-utr" /></dd></div>
@@ -256,7 +257,7 @@ export function SageAgreementHeatmap({ a }: { a: SageAgreementMatrix }) {
 export function SageUtrAsrTable({ rows }: { rows: SageGroupRow[] }) {
   const mine = rows.filter((r) => r.group.kind === "all" && r.context === "ALL");
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
+    <ScrollRegion>
       <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="sage-utr-asr-table">
         <thead className="bg-slate-50">
           <tr>
@@ -281,6 +282,6 @@ export function SageUtrAsrTable({ rows }: { rows: SageGroupRow[] }) {
           )}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
