@@ -8,25 +8,28 @@ test("a researcher creates a run after seeing its estimate and follows it live t
   await page.getByTestId("new-run").click();
   await expect(page.getByTestId("new-run-form")).toBeVisible();
 
-  await page.getByTestId("run-name").fill("e2e: 3 cases, both modes");
+  await page.getByTestId("run-name").fill("e2e: 1 case, both modes");
   await page.getByTestId("cases-sample").check();
   await page.getByTestId("sample-size").fill("3");
   // 3 cases × 1 agent × 2 modes × 1 repeat.
   await expect(page.getByTestId("estimate-episodes")).toHaveText("6");
+  // One case is run (the wait is the suite's): 1 × 1 × 2 × 1.
+  await page.getByTestId("sample-size").fill("1");
+  await expect(page.getByTestId("estimate-episodes")).toHaveText("2");
   await expect(page.getByTestId("estimate-calls")).toContainText("≈");
   await expect(page.getByTestId("estimate-cost")).toContainText("$");
 
   await page.getByTestId("create-run").click();
-  await expect(page.getByTestId("confirm-panel")).toContainText("6");
+  await expect(page.getByTestId("confirm-panel")).toContainText(/\b2 episodes/);
   await page.getByTestId("confirm-run").click();
 
   await expect(page).toHaveURL(/\/runs\/[^/]+$/);
-  await expect(page.getByTestId("run-progress")).toHaveAttribute("data-total", "6");
+  await expect(page.getByTestId("run-progress")).toHaveAttribute("data-total", "2");
   await expect(page.getByTestId("run-status")).toHaveAttribute("data-status", "DONE", { timeout: 90_000 });
-  await expect(page.getByTestId("run-progress")).toHaveAttribute("data-done", "6");
+  await expect(page.getByTestId("run-progress")).toHaveAttribute("data-done", "2");
   await expect(page.getByTestId("agent-result")).toHaveCount(2);
   await expect(page.getByTestId("run-usage")).not.toContainText(/^LLM calls0/);
-  await expect(page.getByTestId("episode-row")).toHaveCount(6);
+  await expect(page.getByTestId("episode-row")).toHaveCount(2);
 
   // Every episode links to its trajectory.
   await page.getByTestId("trajectory-link").first().click();
@@ -34,7 +37,7 @@ test("a researcher creates a run after seeing its estimate and follows it live t
 
   // The runs list shows it done.
   await page.goto("/runs");
-  await expect(page.getByTestId("run-row").filter({ hasText: "e2e: 3 cases, both modes" }).first().getByTestId("run-status")).toHaveAttribute("data-status", "DONE");
+  await expect(page.getByTestId("run-row").filter({ hasText: "e2e: 1 case, both modes" }).first().getByTestId("run-status")).toHaveAttribute("data-status", "DONE");
 });
 
 test("an annotator cannot open runs", async ({ page }) => {

@@ -49,7 +49,8 @@ if (process.argv.includes("--no-e2e")) {
   }
 } else {
   rmSync("test-results/e2e.json", { force: true });
-  const e2eOk = run("e2e", "npx", ["playwright", "test"], { CHROMIUM_PATH: chromium });
+  // No traces in the whole-suite run (playwright.config.ts): re-run a failing spec alone for one.
+  const e2eOk = run("e2e", "npx", ["playwright", "test"], { CHROMIUM_PATH: chromium, E2E_TRACE: process.env.E2E_TRACE ?? "off" });
   const p = readJson("test-results/e2e.json");
   if (p?.stats) {
     totals.passed += p.stats.expected + (p.stats.flaky ?? 0);
