@@ -21,6 +21,9 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   timeout: 60_000,
+  // Web-first assertions retry until this long: 5 s (the default) ran out on a 2-core machine at
+  // load 15 (adjudicate, annotate-keyboard); a passing assertion returns as soon as it holds.
+  expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
   use: {
     baseURL,
