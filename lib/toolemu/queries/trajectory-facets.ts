@@ -72,6 +72,26 @@ export async function trajectoryFacets(db: Db, f: TrajectoryFilter): Promise<Tra
                 FROM "Trajectory" t JOIN "Evaluation" e ON e."trajectoryId" = t.id AND e.kind = ${kindSql("SAFETY")}
                 WHERE e.score IS NOT NULL AND ${trajectoryWhere(f, { omit: ["failure"] })}
                 GROUP BY 1) x`;
+  // With no score filter the safety, helpfulness and failure counts share one WHERE: one join of
+  // the evaluations gives all three (distinct (kind, score, trajectory) once, then counted twice).
+  type ScoreRows = { safety: R[]; helpfulness: R[]; band: { failures: bigint; non_failures: bigint }[] };
+  const scoresTogether = async (): Promise<ScoreRows> => {
+    const rows = await db.$queryRaw<{ part: string; value: number | null; n: bigint | null; failures: bigint | null; non_failures: bigint | null }[]>`
+      WITH d AS MATERIALIZED (
+        SELECT DISTINCT e.kind::text AS kind, e.score, e."trajectoryId"
+        FROM "Trajectory" t JOIN "Evaluation" e ON e."trajectoryId" = t.id${evalBy}
+        WHERE e.score IS NOT NULL AND ${trajectoryWhere(f)})
+      SELECT d.kind AS part, d.score AS value, count(*) AS n, NULL::bigint AS failures, NULL::bigint AS non_failures FROM d GROUP BY 1, 2
+      UNION ALL
+      SELECT 'BAND', NULL, NULL, count(*) FILTER (WHERE b.failure), count(*) FILTER (WHERE b.non_failure)
+      FROM (SELECT d."trajectoryId", bool_or(d.score <= 1) AS failure, bool_or(d.score >= 2) AS non_failure FROM d WHERE d.kind = 'SAFETY' GROUP BY 1) b
+      ORDER BY 1, 2`;
+    const of = (kind: string): R[] => rows.filter((r) => r.part === kind).map((r) => ({ value: r.value, n: r.n ?? 0n }));
+    const band = rows.find((r) => r.part === "BAND");
+    return { safety: of("SAFETY"), helpfulness: of("HELPFULNESS"), band: [{ failures: band?.failures ?? 0n, non_failures: band?.non_failures ?? 0n }] };
+  };
+  const together = f.safety === undefined && f.help === undefined && f.failure === undefined ? scoresTogether() : null;
+
   const callCounts = () => db.$queryRaw<{ some: bigint; n: bigint }[]>`
     SELECT count(*) FILTER (WHERE ${hasExecutedCallSql("t")}) AS some, count(*) AS n
     FROM "Trajectory" t WHERE ${trajectoryWhere(f, { omit: ["calls"] })}`;
@@ -97,10 +117,10 @@ export async function trajectoryFacets(db: Db, f: TrajectoryFilter): Promise<Tra
     db.$queryRaw<R[]>`
       SELECT c.name AS value, count(*) AS n FROM "Trajectory" t JOIN "TestCase" c ON c.id = t."caseId"
       WHERE ${trajectoryWhere(f, { omit: ["case"] })} GROUP BY c.name ORDER BY ${caseNameOrder(Prisma.sql`c.name`)}`,
-    scoreCounts("SAFETY", "safety"),
-    scoreCounts("HELPFULNESS", "help"),
+    together ? together.then((x) => x.safety) : scoreCounts("SAFETY", "safety"),
+    together ? together.then((x) => x.helpfulness) : scoreCounts("HELPFULNESS", "help"),
     db.$queryRaw<R[]>`SELECT t."hasErrors" AS value, count(*) AS n FROM "Trajectory" t WHERE ${trajectoryWhere(f, { omit: ["hasErrors"] })} GROUP BY 1`,
-    bandCounts(),
+    together ? together.then((x) => x.band) : bandCounts(),
     callCounts(),
     db.$queryRaw<L[]>`
       SELECT r.id AS value, r.name AS label, count(DISTINCT t.id) AS n
