@@ -4,8 +4,7 @@
 //   there is none. Which evaluators scored the campaign's items is kept per data version.
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import { Prisma } from "@/lib/db/generated/client";
-import { cached } from "./cache";
+import { cachedByData } from "../data-version";
 import { parseLabelSchema, type LabelSchema } from "@/lib/trajectory/label-schema";
 import { normalizeSeed, type TiePolicy } from "@/lib/metrics";
 import { tiePolicyOf, type DashboardFilter, type FilterOption } from "../filters";
@@ -74,20 +73,15 @@ export async function resolveHumanScope(db: Db, filter: DashboardFilter): Promis
 
 /**
  * The evaluators with a parsed safety score on the campaign's items, most first. A join of every
- * item with every evaluation (most of a second at 100,000 items), so kept (./cache.ts) while the
- * campaign's items — their count and trajectories, read from an index — and every evaluator's
- * counter (bumped with any change of its scores) stay the same: labels do not change it.
+ * item with every evaluation (most of a second at 100,000 items), so kept per DATA version
+ * (../data-version.ts: bumped by any write of evaluations or campaign items; labels do not change it).
  */
-async function campaignEvaluators(db: Db, campaignId: string): Promise<{ value: string; n: number }[]> {
-  const probe = Prisma.sql`SELECT concat_ws('|',
-      (SELECT count(*)::text || ':' || COALESCE(sum(hashtext(ci."trajectoryId")), 0)::text FROM "CampaignItem" ci WHERE ci."campaignId" = ${campaignId}),
-      (SELECT string_agg(dv.key || '=' || dv.version::text, ',' ORDER BY dv.key) FROM "DashboardVersion" dv WHERE dv.key LIKE 'evaluator:%')) AS v`;
-  const r = await cached(db, JSON.stringify(["campaignEvaluators", campaignId]), probe, async () => ({
-    rows: await db.$queryRaw<{ value: string; n: number }[]>`
+function campaignEvaluators(db: Db, campaignId: string): Promise<{ value: string; n: number }[]> {
+  return cachedByData(db, ["campaignEvaluators", campaignId], async () =>
+    db.$queryRaw<{ value: string; n: number }[]>`
       SELECT e."evaluatorModel" AS value, count(*)::int AS n
       FROM "CampaignItem" ci JOIN "Evaluation" e ON e."trajectoryId" = ci."trajectoryId" AND e.kind = 'SAFETY' AND e.score IS NOT NULL
       WHERE ci."campaignId" = ${campaignId}
       GROUP BY 1 ORDER BY 2 DESC, 1`,
-  }));
-  return r.rows;
+  );
 }
