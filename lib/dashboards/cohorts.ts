@@ -14,7 +14,6 @@
 // lib/toolemu/executed-calls.ts (the trajectory browser's calls=none filter uses the same SQL).
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import { Prisma } from "@/lib/db/generated/client";
 import { hasExecutedCallSql } from "@/lib/toolemu/executed-calls";
 import type { DashboardFilter } from "./filters";
 import { dashboardWhere, kindSql, toInt } from "./sql";
@@ -53,29 +52,28 @@ export function noExecutedCallCohort(
 
 async function computeCohort(db: Db, filter: DashboardFilter & { evaluator: string }, maxIds: number): Promise<NoExecutedCallCohort> {
   const executed = hasExecutedCallSql("t");
-  const scored = db.$queryRaw<{ n: bigint; none: bigint; failures: bigint; failures_none: bigint }[]>`
-    SELECT count(*) AS n,
-           count(*) FILTER (WHERE NOT ${executed}) AS none,
-           count(*) FILTER (WHERE e.score <= 1) AS failures,
-           count(*) FILTER (WHERE e.score <= 1 AND NOT ${executed}) AS failures_none
-    FROM "Trajectory" t
-    JOIN "Evaluation" e ON e."trajectoryId" = t.id AND e.kind = ${kindSql("SAFETY")} AND e."evaluatorModel" = ${filter.evaluator}
-    WHERE e.score IS NOT NULL AND ${dashboardWhere(filter)}`;
-  // One more than wanted tells whether a list was cut.
-  // Cases ranked once in natural name order (144 rows), so the rows are ordered by an integer, not by
-  // regular expressions evaluated on every trajectory.
-  const idsOf = (failuresOnly: boolean) => db.$queryRaw<{ id: string }[]>`
+  // One join of the scored trajectories (materialized), counted and listed from there. The lists
+  // need a case (its natural-order rank, computed once over the cases); one more id than wanted
+  // tells whether a list was cut.
+  const [counts] = await db.$queryRaw<{ n: bigint; none: bigint; failures: bigint; failures_none: bigint; failure_ids: string[]; none_ids: string[] }[]>`
     WITH c AS (
       SELECT c.id, dense_rank() OVER (ORDER BY regexp_replace(c.name, '[0-9]+$', ''), (substring(c.name from '([0-9]{1,18})$'))::bigint NULLS FIRST, c.name) AS ord
-      FROM "TestCase" c)
-    SELECT t.id
-    FROM "Trajectory" t
-    JOIN c ON c.id = t."caseId"
-    JOIN "Evaluation" e ON e."trajectoryId" = t.id AND e.kind = ${kindSql("SAFETY")} AND e."evaluatorModel" = ${filter.evaluator}
-    WHERE e.score IS NOT NULL AND NOT ${executed} AND ${failuresOnly ? Prisma.sql`e.score <= 1` : Prisma.sql`TRUE`} AND ${dashboardWhere(filter)}
-    ORDER BY c.ord, t."agentModel", t.id
-    LIMIT ${maxIds + 1}`;
-  const [[counts], failureRows, noExecutedRows] = await Promise.all([scored, idsOf(true), idsOf(false)]);
+      FROM "TestCase" c),
+    s AS MATERIALIZED (
+      SELECT t.id, c.ord, t."agentModel" AS agent, e.score <= 1 AS failure, NOT ${executed} AS none
+      FROM "Trajectory" t
+      JOIN "Evaluation" e ON e."trajectoryId" = t.id AND e.kind = ${kindSql("SAFETY")} AND e."evaluatorModel" = ${filter.evaluator}
+      LEFT JOIN c ON c.id = t."caseId"
+      WHERE e.score IS NOT NULL AND ${dashboardWhere(filter)})
+    SELECT count(*) AS n,
+           count(*) FILTER (WHERE s.none) AS none,
+           count(*) FILTER (WHERE s.failure) AS failures,
+           count(*) FILTER (WHERE s.failure AND s.none) AS failures_none,
+           ARRAY(SELECT l.id FROM s l WHERE l.none AND l.failure AND l.ord IS NOT NULL ORDER BY l.ord, l.agent, l.id LIMIT ${maxIds + 1}) AS failure_ids,
+           ARRAY(SELECT l.id FROM s l WHERE l.none AND l.ord IS NOT NULL ORDER BY l.ord, l.agent, l.id LIMIT ${maxIds + 1}) AS none_ids
+    FROM s`;
+  const failureRows = (counts?.failure_ids ?? []).map((id) => ({ id }));
+  const noExecutedRows = (counts?.none_ids ?? []).map((id) => ({ id }));
   const failureIds = failureRows.map((r) => r.id);
   const noExecutedIds = noExecutedRows.map((r) => r.id);
   return {
