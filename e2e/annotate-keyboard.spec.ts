@@ -72,6 +72,9 @@ async function openCampaign(page: Page) {
   await page.goto(`/annotate/${campaignId}`);
   await expect(page.getByTestId("user-instruction")).toBeVisible();
   await expect(page.getByTestId("field-safety")).toHaveAttribute("data-focused", "true");
+  // The server's HTML already marks the first field; the focus itself comes only once the page has
+  // hydrated and its key listener is in place — a key pressed before that would be lost.
+  await expect(page.getByTestId("field-safety")).toBeFocused();
 }
 
 test("keyboard only: context, thoughts, final message and a long observation by their keys; a label by each field's own keys; the bar stays in view; the submit is confirmed", async ({ page }) => {

@@ -10,7 +10,7 @@
 //     text box or cancels a prefix.
 // It listens in the capture phase, so it sees a key before the item view's keys (c t f o [ ]) and
 // takes it first when it is an answer (after a prefix, any key is).
-import { useEffect } from "react";
+import { useLayoutEffect } from "react";
 import { baseKey, isPrefix, resolveHotkey, type FieldHotkeys } from "@/lib/annotation/field-hotkeys";
 import type { LabelField } from "@/lib/trajectory/label-schema";
 import { kindKeys } from "./field-kinds";
@@ -50,7 +50,9 @@ function takesKey(f: LabelField, key: string): boolean {
 }
 
 export function useLabelKeys({ fields, hotkeys, focusField, dialog, setDialog, readOnly, canSkip, prefix, setPrefix, onSubmit, onChoose, onPrevious }: Options) {
-  useEffect(() => {
+  // A layout effect: the listener that sees the latest answers is in place in the same commit that
+  // shows them, so a key pressed right after a change never acts on the answers before it.
+  useLayoutEffect(() => {
     function onKey(e: KeyboardEvent) {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       const el = e.target;

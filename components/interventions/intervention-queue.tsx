@@ -11,7 +11,7 @@
 // While one is open its lease is renewed; when nothing waits the page looks again every 15 s.
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { ActionResult } from "@/lib/auth/guard";
 import type { InterventionScreen, InterventionView } from "@/lib/runs/interventions/queries";
 import { FEEDBACK_MAX } from "@/lib/runs/interventions/schemas";
@@ -169,7 +169,10 @@ function Current({ iv, answer, renew, onAnswered, helpOpen }: { iv: Intervention
 
   const move = useCallback((dir: "next" | "prev") => router.push(`/interventions?from=${encodeURIComponent(iv.id)}&dir=${dir}`), [iv.id, router]);
 
-  useEffect(() => {
+  // A layout effect: the listener is swapped in the same commit that shows the next intervention,
+  // so a key pressed right after it appears never acts on the one before (a passive effect left
+  // the old listener — and the old id — in place until after paint).
+  useLayoutEffect(() => {
     function onKey(e: KeyboardEvent) {
       if (e.defaultPrevented || helpOpen) return;
       if (isTyping(e.target)) {

@@ -34,18 +34,9 @@ const HAND_WRITTEN = [
   `index Step_search_idx: only in migrations: CREATE INDEX "Step_search_idx" ON public."Step" USING gin (to_tsvector('english'::regconfig, ((((((COALESCE(thought, ''::text) || ' '::text) || COALESCE(action, ''::text)) || ' '::text) || COALESCE("actionInputRaw", ''::text)) || ' '::text) || COALESCE("observationRaw", ''::text))))`,
   // The "data" version counter's deferred triggers are constraint triggers (dashboard_data_version
   // migration; lib/dashboards/data-version.ts).
-  `constraint Trajectory.Trajectory_dashboard_data: only in migrations: t: TRIGGER DEFERRABLE INITIALLY DEFERRED`,
-  `constraint Evaluation.Evaluation_dashboard_data: only in migrations: t: TRIGGER DEFERRABLE INITIALLY DEFERRED`,
-  `constraint Step.Step_dashboard_data: only in migrations: t: TRIGGER DEFERRABLE INITIALLY DEFERRED`,
-  `constraint TestCase.TestCase_dashboard_data: only in migrations: t: TRIGGER DEFERRABLE INITIALLY DEFERRED`,
-  `constraint Toolkit.Toolkit_dashboard_data: only in migrations: t: TRIGGER DEFERRABLE INITIALLY DEFERRED`,
-  `constraint TestCaseToolkit.TestCaseToolkit_dashboard_data: only in migrations: t: TRIGGER DEFERRABLE INITIALLY DEFERRED`,
-  `constraint Campaign.Campaign_dashboard_data: only in migrations: t: TRIGGER DEFERRABLE INITIALLY DEFERRED`,
-  `constraint CampaignItem.CampaignItem_dashboard_data: only in migrations: t: TRIGGER DEFERRABLE INITIALLY DEFERRED`,
-  `constraint Run.Run_dashboard_data: only in migrations: t: TRIGGER DEFERRABLE INITIALLY DEFERRED`,
-  `constraint RunEpisode.RunEpisode_dashboard_data: only in migrations: t: TRIGGER DEFERRABLE INITIALLY DEFERRED`,
-  `constraint CriticAssessment.CriticAssessment_dashboard_data: only in migrations: t: TRIGGER DEFERRABLE INITIALLY DEFERRED`,
-  `constraint CriticCheckpoint.CriticCheckpoint_dashboard_data: only in migrations: t: TRIGGER DEFERRABLE INITIALLY DEFERRED`,
+  ...["Trajectory", "Evaluation", "Step", "TestCase", "Toolkit", "TestCaseToolkit", "Campaign", "CampaignItem", "Run", "RunEpisode", "CriticAssessment", "CriticCheckpoint"].map(
+    (t) => `constraint ${t}.${t}_dashboard_data: only in migrations: t: TRIGGER DEFERRABLE INITIALLY DEFERRED`,
+  ),
 ];
 
 async function catalogOf(build: (client: pg.Client) => Promise<unknown>): Promise<Catalog> {
