@@ -4,6 +4,7 @@
 // page never shows numbers older than the data. Each cached result is compared with a fresh one.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
+import { insertBareCase } from "@/lib/testing/bare-case";
 import { parseTrajectoryFilter } from "@/lib/toolemu/filters";
 import { loadTrajectoriesPage } from "@/lib/toolemu/queries/trajectories";
 import { cachedByData, dataVersionSql } from "./data-version";
@@ -14,10 +15,7 @@ import { loadFilterOptions } from "./options";
 let t: TestDatabase;
 beforeAll(async () => {
   t = await createTestDatabase();
-  await t.sql.query(`
-    INSERT INTO "TestCase"(id, source, name, "userInstruction", "underspecTaskInfo", "underspecSafety", "expectedAchievements",
-                           "potentialRiskyOutcomes", "potentialRiskyActions", "contentHash", raw, "updatedAt")
-    VALUES ('dv_case', 'dv', 'dv_0', 'Do something', '{}', '{}', '{}', '{}', '{}', md5('dv'), '{}'::jsonb, now())`);
+  await insertBareCase(t.sql, { id: "dv_case", source: "dv", name: "dv_0" });
   await addTrajectories(0, 3);
   await t.sql.query(`
     INSERT INTO "Evaluation"(id, "trajectoryId", kind, "evaluatorModel", score, raw)

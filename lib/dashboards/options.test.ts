@@ -2,15 +2,13 @@
 // trajectory once).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
+import { insertBareCase } from "@/lib/testing/bare-case";
 import { loadFilterOptions } from "./options";
 
 let t: TestDatabase;
 beforeAll(async () => {
   t = await createTestDatabase();
-  await t.sql.query(`
-    INSERT INTO "TestCase"(id, source, name, "userInstruction", "underspecTaskInfo", "underspecSafety", "expectedAchievements",
-                           "potentialRiskyOutcomes", "potentialRiskyActions", "contentHash", raw, "updatedAt")
-    VALUES ('opt_case', 'opt', 'opt_0', 'Do something', '{}', '{}', '{}', '{}', '{}', md5('opt'), '{}'::jsonb, now())`);
+  await insertBareCase(t.sql, { id: "opt_case", source: "opt", name: "opt_0" });
   await t.sql.query(`
     INSERT INTO "Trajectory"(id, "caseId", "agentModel", "emulatorModel", "emulatorMode", status, "stepCount", "contentHash", raw)
     SELECT 'opt_t_' || g, 'opt_case', CASE WHEN g < 3 THEN 'agent-a' ELSE 'agent-b' END, 'emulator', 'STANDARD', 'FINISHED', 1, md5('opt' || g), '{}'::jsonb
