@@ -4,11 +4,15 @@
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 
-/** SQL condition on an "Assignment" row aliased `alias` (default a). */
-export function countedLabelSql(alias = "a"): Prisma.Sql {
+/**
+ * SQL condition on an "Assignment" row aliased `alias` (default a) of the campaign `campaignId`:
+ * its excluded annotators and its gold items are each read once (hashed NOT IN: both columns are
+ * NOT NULL), not probed per label — a correlated NOT EXISTS made the planner loop per row.
+ */
+export function countedLabelSql(campaignId: string, alias = "a"): Prisma.Sql {
   const a = Prisma.raw(`"${alias.replace(/"/g, "")}"`);
-  return Prisma.sql`NOT EXISTS (SELECT 1 FROM "LabelExclusion" lx WHERE lx."campaignId" = ${a}."campaignId" AND lx."annotatorId" = ${a}."annotatorId" AND lx."restoredAt" IS NULL)
-    AND NOT EXISTS (SELECT 1 FROM "GoldAnswer" gx WHERE gx."itemId" = ${a}."itemId")`;
+  return Prisma.sql`${a}."annotatorId" NOT IN (SELECT lx."annotatorId" FROM "LabelExclusion" lx WHERE lx."campaignId" = ${campaignId} AND lx."restoredAt" IS NULL)
+    AND ${a}."itemId" NOT IN (SELECT gx."itemId" FROM "GoldAnswer" gx JOIN "CampaignItem" gi ON gi.id = gx."itemId" WHERE gi."campaignId" = ${campaignId})`;
 }
 
 /** The same, as a Prisma where clause on Assignment, for a campaign's excluded annotators. */

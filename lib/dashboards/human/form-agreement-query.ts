@@ -34,7 +34,7 @@ export async function campaignFormAgreement(db: Db, campaignId: string): Promise
     db.$queryRaw<{ item: string; annotator: string; values: unknown; version: number | null; trajectoryId: string | null }[]>`
       SELECT a."itemId" AS item, a."annotatorId" AS annotator, a.values, a."labelSchemaVersion" AS version, ci."trajectoryId"
       FROM "Assignment" a JOIN "CampaignItem" ci ON ci.id = a."itemId"
-      WHERE a."campaignId" = ${campaignId} AND a.status = 'SUBMITTED' AND a.values IS NOT NULL AND ${countedLabelSql("a")}`,
+      WHERE a."campaignId" = ${campaignId} AND a.status = 'SUBMITTED' AND a.values IS NOT NULL AND ${countedLabelSql(campaignId, "a")}`,
     db.campaignFormVersion.findMany({ where: { campaignId }, select: { version: true, schema: true } }),
   ]);
   const schemas = new Map<number, LabelSchema>(versions.map((v) => [v.version, parseLabelSchema(asJson(v.schema))]));

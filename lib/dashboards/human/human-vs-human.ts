@@ -12,7 +12,8 @@ import { HUMAN_KINDS, HUMAN_RESAMPLES, type HumanKind } from "./fields";
 import { leaveOneOut, leaveOneOutSql, type LooRow, type LooSummary } from "./leave-one-out";
 import type { HumanScope } from "./scope";
 import { labelRows, packedVotesSql, scoreFields, scoreLabelColumns } from "./score-votes";
-import { MAX_PACKED_VOTES, PACK_BITS, checkK, countedInCampaign, labelScope } from "./sql";
+import { MAX_PACKED_VOTES, PACK_BITS, checkK, labelScope } from "./sql";
+import { countedLabelSql } from "@/lib/annotation/quality/metric-scope";
 import { alphaFromPatterns, alphaInterval, type UnitPattern } from "./stats";
 
 export type { LooSummary } from "./leave-one-out";
@@ -61,7 +62,7 @@ function humanAgreementSql(scope: HumanScope): { annotators: Prisma.Sql; pairs: 
     annotators: Prisma.sql`
       SELECT a."annotatorId" AS id, u.name, count(*) FILTER (WHERE ${labelScope(scope.campaign.id, scope.filter)})::int AS labels
       FROM "Assignment" a JOIN "User" u ON u.id = a."annotatorId"
-      WHERE a."campaignId" = ${scope.campaign.id} AND a.status = 'SUBMITTED' AND ${countedInCampaign(scope.campaign.id, "a")}
+      WHERE a."campaignId" = ${scope.campaign.id} AND a.status = 'SUBMITTED' AND ${countedLabelSql(scope.campaign.id, "a")}
       GROUP BY a."annotatorId", u.name
       ORDER BY min(a."submittedAt"), a."annotatorId"`,
     // NOT MATERIALIZED: the planner joins the label rows themselves (hash / index), about twice as

@@ -11,6 +11,7 @@
 // and the majority is worked out once per DISTINCT vector, then the tie-break per tied item.
 import "server-only";
 import { Prisma } from "@/lib/db/generated/client";
+import { countedLabelSql } from "@/lib/annotation/quality/metric-scope";
 import type { LabelSchema } from "@/lib/trajectory/label-schema";
 import { BINARY_THRESHOLD, SCORE_LABELS } from "@/lib/metrics";
 import type { DashboardFilter } from "../filters";
@@ -42,18 +43,7 @@ function scoredOptions(schema: LabelSchema, key: string): { value: string; score
  * place the panels choose labels, so excluded annotators and gold items stay out of every metric.
  */
 export function labelScope(campaignId: string, filter: DashboardFilter): Prisma.Sql {
-  return Prisma.sql`a."campaignId" = ${campaignId} AND a.status = 'SUBMITTED' AND ${countedInCampaign(campaignId, "a")}${itemNarrowing(campaignId, filter, "a")}`;
-}
-
-/**
- * countedLabelSql (lib/annotation/quality/metric-scope.ts) for rows of the ONE campaign
- * `campaignId`: its excluded annotators and its gold items each read once (hashed NOT IN: the
- * columns are NOT NULL), not probed per label — the planner picked a nested loop per row.
- */
-export function countedInCampaign(campaignId: string, alias: string): Prisma.Sql {
-  const a = Prisma.raw(alias);
-  return Prisma.sql`${a}."annotatorId" NOT IN (SELECT lx."annotatorId" FROM "LabelExclusion" lx WHERE lx."campaignId" = ${campaignId} AND lx."restoredAt" IS NULL)
-    AND ${a}."itemId" NOT IN (SELECT gx."itemId" FROM "GoldAnswer" gx JOIN "CampaignItem" gi ON gi.id = gx."itemId" WHERE gi."campaignId" = ${campaignId})`;
+  return Prisma.sql`a."campaignId" = ${campaignId} AND a.status = 'SUBMITTED' AND ${countedLabelSql(campaignId, "a")}${itemNarrowing(campaignId, filter, "a")}`;
 }
 
 /** ` AND <alias>."itemId" IN (items under the filter's agent, mode, toolkit)`, or nothing. */
@@ -70,7 +60,7 @@ function itemNarrowing(campaignId: string, filter: DashboardFilter, alias: strin
  * one per submitted label, so no status test; excluded annotators and gold items left out alike.
  */
 export function voteScope(campaignId: string, filter: DashboardFilter): Prisma.Sql {
-  return Prisma.sql`a."campaignId" = ${campaignId} AND ${countedInCampaign(campaignId, "a")}${itemNarrowing(campaignId, filter, "a")}`;
+  return Prisma.sql`a."campaignId" = ${campaignId} AND ${countedLabelSql(campaignId, "a")}${itemNarrowing(campaignId, filter, "a")}`;
 }
 
 /**
