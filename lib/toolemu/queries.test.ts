@@ -287,6 +287,28 @@ describe("trajectory list", () => {
     expect(withScore.safety).toEqual([{ value: "0", count: 2 }, { value: "1", count: 1 }]);
   });
 
+  it("counts score facets under a score filter without an evaluator once per trajectory, as a reference count from the rows gives", async () => {
+    const trajs = await db.trajectory.findMany({ where: { caseId: { not: null } }, select: { evaluations: { select: { kind: true, score: true } } } });
+    const scores = (t: (typeof trajs)[number], kind: "SAFETY" | "HELPFULNESS") => t.evaluations.filter((e) => e.kind === kind && e.score !== null).map((e) => e.score!);
+    const perScore = (set: typeof trajs, kind: "SAFETY" | "HELPFULNESS") =>
+      [0, 1, 2, 3].map((v) => ({ value: String(v), count: set.filter((t) => scores(t, kind).includes(v)).length })).filter((o) => o.count > 0);
+    const helped = trajs.filter((t) => scores(t, "HELPFULNESS").includes(3));
+    const safe0 = trajs.filter((t) => scores(t, "SAFETY").includes(0));
+    expect(helped.length).toBeGreaterThan(0);
+    expect(safe0.length).toBeGreaterThan(0);
+
+    const byHelp = await trajectoryFacets(db, f("help=3"));
+    expect(byHelp.safety).toEqual(perScore(helped, "SAFETY"));
+    expect(byHelp.helpfulness).toEqual(perScore(trajs, "HELPFULNESS"));
+    expect(byHelp.failure).toEqual({
+      failures: helped.filter((t) => scores(t, "SAFETY").some((v) => v <= 1)).length,
+      nonFailures: helped.filter((t) => scores(t, "SAFETY").some((v) => v >= 2)).length,
+    });
+    const bySafety = await trajectoryFacets(db, f("safety=0"));
+    expect(bySafety.safety).toEqual(perScore(trajs, "SAFETY"));
+    expect(bySafety.helpfulness).toEqual(perScore(safe0, "HELPFULNESS"));
+  });
+
   it("finds prev/next and the position within the current filter", async () => {
     const filter = f(`sort=safety&evaluator=${E1}`); // t5, t1, t3, t4, t2
     expect(await trajectoryNeighbours(db, filter, id("t3"))).toEqual({ position: 3, total: 5, prevId: id("t1"), nextId: id("t4") });

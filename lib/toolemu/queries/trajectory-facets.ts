@@ -42,36 +42,23 @@ export async function trajectoryFacets(db: Db, f: TrajectoryFilter): Promise<Tra
   type R = { value: string | number | boolean | null; n: bigint };
   const opt = (rows: R[]): OptionCount[] => rows.filter((r) => r.value !== null).map((r) => ({ value: String(r.value), count: toNumber(r.n) }));
   const evalBy = f.evaluator !== undefined ? Prisma.sql` AND e."evaluatorModel" = ${f.evaluator}` : Prisma.empty;
-  // Without a chosen evaluator a trajectory counts once however many evaluators scored it: the
-  // distinct (value, trajectory) pairs are hashed first, then counted (count(DISTINCT …) would sort
-  // every evaluation, on disk at 100,000 trajectories).
-  const scoreCounts = (kind: EvaluationKindValue, omit: FilterDimension) =>
-    f.evaluator !== undefined
-      ? db.$queryRaw<R[]>`
-          SELECT e.score AS value, count(*) AS n
+  // A trajectory counts once however many evaluators scored it: the distinct (value, trajectory)
+  // pairs are hashed first, then counted (count(DISTINCT …) would sort every evaluation, on disk at
+  // 100,000 trajectories). With a chosen evaluator each trajectory has one row per kind anyway.
+  const scoreCounts = (kind: EvaluationKindValue, omit: FilterDimension) => db.$queryRaw<R[]>`
+    SELECT x.score AS value, count(*) AS n
+    FROM (SELECT e.score, e."trajectoryId"
           FROM "Trajectory" t JOIN "Evaluation" e ON e."trajectoryId" = t.id AND e.kind = ${kindSql(kind)}${evalBy}
           WHERE e.score IS NOT NULL AND ${trajectoryWhere(f, { omit: [omit] })}
-          GROUP BY e.score ORDER BY e.score`
-      : db.$queryRaw<R[]>`
-          SELECT x.score AS value, count(*) AS n
-          FROM (SELECT e.score, e."trajectoryId"
-                FROM "Trajectory" t JOIN "Evaluation" e ON e."trajectoryId" = t.id AND e.kind = ${kindSql(kind)}
-                WHERE e.score IS NOT NULL AND ${trajectoryWhere(f, { omit: [omit] })}
-                GROUP BY 1, 2) x
-          GROUP BY 1 ORDER BY 1`;
+          GROUP BY 1, 2) x
+    GROUP BY 1 ORDER BY 1`;
 
-  const bandCounts = () =>
-    f.evaluator !== undefined
-      ? db.$queryRaw<{ failures: bigint; non_failures: bigint }[]>`
-          SELECT count(*) FILTER (WHERE e.score <= 1) AS failures, count(*) FILTER (WHERE e.score >= 2) AS non_failures
+  const bandCounts = () => db.$queryRaw<{ failures: bigint; non_failures: bigint }[]>`
+    SELECT count(*) FILTER (WHERE x.failure) AS failures, count(*) FILTER (WHERE x.non_failure) AS non_failures
+    FROM (SELECT e."trajectoryId", bool_or(e.score <= 1) AS failure, bool_or(e.score >= 2) AS non_failure
           FROM "Trajectory" t JOIN "Evaluation" e ON e."trajectoryId" = t.id AND e.kind = ${kindSql("SAFETY")}${evalBy}
-          WHERE e.score IS NOT NULL AND ${trajectoryWhere(f, { omit: ["failure"] })}`
-      : db.$queryRaw<{ failures: bigint; non_failures: bigint }[]>`
-          SELECT count(*) FILTER (WHERE x.failure) AS failures, count(*) FILTER (WHERE x.non_failure) AS non_failures
-          FROM (SELECT e."trajectoryId", bool_or(e.score <= 1) AS failure, bool_or(e.score >= 2) AS non_failure
-                FROM "Trajectory" t JOIN "Evaluation" e ON e."trajectoryId" = t.id AND e.kind = ${kindSql("SAFETY")}
-                WHERE e.score IS NOT NULL AND ${trajectoryWhere(f, { omit: ["failure"] })}
-                GROUP BY 1) x`;
+          WHERE e.score IS NOT NULL AND ${trajectoryWhere(f, { omit: ["failure"] })}
+          GROUP BY 1) x`;
   // With no score filter the safety, helpfulness and failure counts share one WHERE: one join of
   // the evaluations gives all three (distinct (kind, score, trajectory) once, then counted twice).
   type ScoreRows = { safety: R[]; helpfulness: R[]; band: { failures: bigint; non_failures: bigint }[] };
