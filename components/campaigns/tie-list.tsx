@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { TIE_FIELD_NAMES, type CampaignTies } from "@/lib/dashboards/human/fields";
 import { fmtInt } from "@/components/ui/format";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 const SCORE_FIELDS = new Set(["safety", "helpfulness"]);
 
@@ -20,7 +21,7 @@ export function TieList({ campaignId, ties, k }: { campaignId: string; ties: Cam
       {ties.total === 0 ? (
         <p className="rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-2 text-sm text-emerald-800" data-testid="no-ties">No unadjudicated ties.</p>
       ) : (
-        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
+        <ScrollRegion>
           <table className="min-w-full divide-y divide-slate-200 text-sm">
             <caption className="px-4 pt-3 text-left text-sm text-slate-600" data-testid="tie-count">
               {fmtInt(ties.total)} tied item{ties.total === 1 ? "" : "s"}
@@ -54,7 +55,7 @@ export function TieList({ campaignId, ties, k }: { campaignId: string; ties: Cam
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </section>
   );

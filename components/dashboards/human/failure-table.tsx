@@ -6,6 +6,7 @@ import type { ConfidenceInterval, Ratio, SensitivityRange } from "@/lib/metrics"
 import { fmtInt } from "@/components/ui/format";
 import { Estimate } from "../estimate";
 import { TiesExcluded } from "./ties-excluded";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 export type ListKey = "identified" | "true" | "identifiedTrue" | "identifiedOnly" | "trueOnly" | "all";
 
@@ -58,7 +59,7 @@ function Share({ s, mode, list, testId, of, base }: { s: ShareCell; mode: string
 /** `base`: the page's URL with its filters; each number links to it with its list chosen. */
 export function FailureTable({ rows, base }: { rows: FailureTableRow[]; base: string }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
+    <ScrollRegion>
       <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="failure-table">
         <caption className="px-3 pt-3 text-left text-sm font-medium text-slate-800">Identified and true failures per emulator mode (click a number for its trajectories)</caption>
         <thead className="bg-slate-50">
@@ -94,6 +95,6 @@ export function FailureTable({ rows, base }: { rows: FailureTableRow[]; base: st
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

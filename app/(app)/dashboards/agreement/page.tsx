@@ -23,6 +23,7 @@ import { HUMAN_KINDS, HUMAN_KIND_NAMES, type HumanKind } from "@/lib/dashboards/
 import { pairwiseMatrix } from "@/lib/dashboards/human/human-vs-human";
 import { loadAgreementPanel } from "@/lib/dashboards/human/panels";
 import { KAPPA_VARIANTS, type KappaVariant } from "@/lib/metrics";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 export const metadata: Metadata = { title: "Agreement · Dashboards" };
 
@@ -189,7 +190,7 @@ export default async function AgreementPage({ searchParams }: Props) {
                           caption={`${HUMAN_KIND_NAMES[kind]}: κ ${variant} for every pair of annotators (items both labelled)`}
                           testId={`pairwise-${kind}`}
                         />
-                        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" tabIndex={0} role="region" aria-label="Table (scrolls sideways when wide)">
+                        <ScrollRegion>
                           <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid={`loo-${kind}`}>
                             <caption className="px-3 pt-3 text-left text-sm font-medium text-slate-800">
                               {HUMAN_KIND_NAMES[kind]}: each annotator vs the majority of the others (κ {variant})
@@ -217,7 +218,7 @@ export default async function AgreementPage({ searchParams }: Props) {
                             {fmtInt(loo.ties)} of the others&apos; votes were ties, {scope.ties === "exclude" ? "left out" : `broken with seed ${scope.seed}`}
                             {scope.ties === "sensitivity" ? " (no range is computed for leave-one-out)" : ""}. n under an annotator: items they labelled that someone else labelled too.
                           </p>
-                        </div>
+                        </ScrollRegion>
                       </div>
                     );
                   })}
