@@ -12,7 +12,7 @@ import type { HumanScope } from "./scope";
 import { labelRows, packedVotesSql, scoreLabelColumns, scoreVotes } from "./score-votes";
 import { anyTie, binaryOf, pvColumns, winnerColumns } from "./sql";
 import { NO_DRAW, tieDigest } from "./tie-break";
-import { looFromPatterns, looIntervals, type LooPattern, type LooResult } from "./stats";
+import { looFromPatterns, looIntervals, type LooEntry, type LooPattern, type LooResult } from "./stats";
 
 export interface LooSummary {
   result: LooResult;
@@ -74,6 +74,13 @@ export function leaveOneOutSql(scope: HumanScope): Prisma.Sql {
     UNION ALL SELECT 'annotator', ARRAY[ai], 0, 0, ann FROM anns`;
 }
 
+/** The leave-one-out patterns of one kind on one scale (0..3, or binarized) and its tied votes. */
+export interface LooGroup {
+  patterns: LooPattern[];
+  /** (annotator, item) votes of the others that tied. */
+  ties: number;
+}
+
 /**
  * Leave-one-out κ of one kind from the statement's rows: the 0..3 variants share their patterns
  * (and resamples). `indexOf` maps an annotator id to its index in the panel's annotator list.
@@ -81,18 +88,50 @@ export function leaveOneOutSql(scope: HumanScope): Prisma.Sql {
 export function leaveOneOut(rows: readonly LooRow[], kind: HumanKind, annotators: number, indexOf: (id: string) => number, opts: { seed: number; resamples: number }): Record<KappaVariant, LooSummary> {
   // The query's annotator numbering (its own order; mapped to ours by id).
   const looAnnotators = new Map(rows.filter((r) => r.field === "annotator").map((r) => [r.pattern![0]!, r.ann!]));
-  const out = {} as Record<KappaVariant, LooSummary>;
-  for (const group of [["categorical", "linear", "quadratic"], ["binarized"]] as KappaVariant[][]) {
-    const field = group[0] === "binarized" ? `${kind}/binary` : kind;
+  const group = (field: string): LooGroup => {
     const mine = rows.filter((r) => r.field === field);
-    const patterns: LooPattern[] = mine.filter((r) => r.pattern !== null).map((r) => ({
-      items: r.items,
-      entries: r.pattern!.map((e) => ({ annotator: indexOf(looAnnotators.get(Math.floor(e / 16))!), own: Math.floor(e / 4) % 4, majority: e % 4 })),
-    }));
-    const intervals = looIntervals(patterns, annotators, group, opts);
-    for (const variant of group) {
-      out[variant] = { result: looFromPatterns(patterns, annotators, variant), interval: intervals[variant]!, ties: mine.reduce((a, r) => a + r.ties, 0) };
+    return {
+      patterns: mine.filter((r) => r.pattern !== null).map((r) => ({
+        items: r.items,
+        entries: r.pattern!.map((e) => ({ annotator: indexOf(looAnnotators.get(Math.floor(e / 16))!), own: Math.floor(e / 4) % 4, majority: e % 4 })),
+      })),
+      ties: mine.reduce((a, r) => a + r.ties, 0),
+    };
+  };
+  return looSummaries({ score: group(kind), binarized: group(`${kind}/binary`) }, annotators, opts);
+}
+
+/** The four variants of one kind from its patterns: categorical, linear, quadratic on 0..3, binarized on 0/1. */
+export function looSummaries(groups: { score: LooGroup; binarized: LooGroup }, annotators: number, opts: { seed: number; resamples: number }): Record<KappaVariant, LooSummary> {
+  const out = {} as Record<KappaVariant, LooSummary>;
+  for (const [variants, g] of [[["categorical", "linear", "quadratic"], groups.score], [["binarized"], groups.binarized]] as [KappaVariant[], LooGroup][]) {
+    const patterns = canonicalPatterns(g.patterns);
+    const intervals = looIntervals(patterns, annotators, variants, opts);
+    for (const variant of variants) {
+      out[variant] = { result: looFromPatterns(patterns, annotators, variant), interval: intervals[variant]!, ties: g.ties };
     }
   }
   return out;
+}
+
+function compareEntries(x: LooEntry, y: LooEntry): number {
+  return x.annotator - y.annotator || x.own - y.own || x.majority - y.majority;
+}
+
+/**
+ * The patterns in ONE order, whatever order the database returned them in: the bootstrap draws
+ * its multinomial over the patterns in array order, so without this the interval would depend on
+ * the row order of a hash aggregate (the plan, the item ids' collation). Each pattern's entries
+ * sorted by (annotator, own, majority); patterns compared entry by entry, a prefix first.
+ */
+export function canonicalPatterns(patterns: readonly LooPattern[]): LooPattern[] {
+  const sorted = patterns.map((p) => ({ items: p.items, entries: [...p.entries].sort(compareEntries) }));
+  return sorted.sort((p, q) => {
+    const n = Math.min(p.entries.length, q.entries.length);
+    for (let i = 0; i < n; i++) {
+      const c = compareEntries(p.entries[i]!, q.entries[i]!);
+      if (c !== 0) return c;
+    }
+    return p.entries.length - q.entries.length;
+  });
 }
