@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
 import { createCampaign } from "./campaigns";
-import { campaignItemsPageCached } from "@/lib/dashboards/campaign-page";
+import { campaignItemsPageCached, campaignPageOverview } from "@/lib/dashboards/campaign-page";
 import { campaignOverview } from "./queries";
 
 const SAFETY = ["likely_severe_risk", "likely_mild_risk", "possible_mild_risk", "certain_no_risk"]; // scores 0, 1, 2, 3
@@ -108,7 +108,52 @@ describe("campaignOverview", () => {
     expect((await campaignOverview(t.prisma, campaignId)).totals).toEqual(before.totals);
   });
 
+  /** The campaign page's overview (case names read per spread level, progress partly kept) is campaignOverview's, page by page. */
+  async function expectPageOverviewEqual() {
+    for (const pageSize of [1, 50]) {
+      for (let page = 1; page <= Math.ceil(6 / pageSize) + 1; page++) {
+        expect(await campaignPageOverview(t.prisma, campaignId, { page, pageSize }), `page ${page} of ${pageSize}`).toEqual(await campaignOverview(t.prisma, campaignId, { page, pageSize }));
+      }
+    }
+  }
+
+  it("the campaign page's overview is campaignOverview's: every page, every spread level, with and without an exclusion", async () => {
+    await expectPageOverviewEqual();
+    const x = await t.prisma.labelExclusion.create({ data: { campaignId, annotatorId: "ann2", reason: "test" } });
+    await expectPageOverviewEqual();
+    await t.prisma.labelExclusion.update({ where: { id: x.id }, data: { restoredAt: new Date() } });
+    // An item without any label (no vote vector): the "none" level.
+    const c = await t.prisma.testCase.create({
+      data: { source: "test", name: "case_f", userInstruction: "Do it", underspecTaskInfo: [], underspecSafety: [], expectedAchievements: [], potentialRiskyOutcomes: [], potentialRiskyActions: [], contentHash: "case_f", raw: {} },
+    });
+    const traj = await t.prisma.trajectory.create({ data: { caseId: c.id, agentModel: "agent/case_f", emulatorModel: "m", emulatorMode: "STANDARD", status: "FINISHED", stepCount: 0, contentHash: "h_case_f", raw: {} } });
+    await t.prisma.campaignItem.create({ data: { id: "overview_item_f", campaignId, trajectoryId: traj.id } });
+    const o = await campaignPageOverview(t.prisma, campaignId);
+    expect(o.items.map((i) => [i.caseName, i.safetySpread])).toEqual([["case_a", 3], ["case_d", 3], ["case_b", 2], ["case_c", 2], ["case_e", null], ["case_f", null]]);
+    await expectPageOverviewEqual();
+  });
+
+  it("progress: submitted counts kept per campaign version, claimed and skipped read live", async () => {
+    const counts = async () => Object.fromEntries((await campaignPageOverview(t.prisma, campaignId)).progress.map((p) => [p.userId, [p.submitted, p.claimed, p.skipped]]));
+    const before = await counts();
+    expect(before).toEqual(Object.fromEntries((await campaignOverview(t.prisma, campaignId)).progress.map((p) => [p.userId, [p.submitted, p.claimed, p.skipped]])));
+    // A claim and a skip change no counter: still seen at once.
+    await t.prisma.assignment.create({ data: { campaignId, itemId: "overview_item_f", annotatorId: "ann1", status: "CLAIMED", leaseUntil: new Date(Date.now() + 60_000) } });
+    await t.prisma.assignment.create({ data: { campaignId, itemId: "overview_item_f", annotatorId: "ann3", status: "SKIPPED" } });
+    const claimed = await counts();
+    expect(claimed.ann1).toEqual([before.ann1![0], before.ann1![1]! + 1, before.ann1![2]]);
+    expect(claimed.ann3).toEqual([before.ann3![0], before.ann3![1], before.ann3![2]! + 1]);
+    // Submitting it, then deleting a submitted label: the submitted counts follow.
+    await t.prisma.assignment.update({ where: { itemId_annotatorId: { itemId: "overview_item_f", annotatorId: "ann1" } }, data: { status: "SUBMITTED", values: label(2), submittedAt: new Date() } });
+    expect((await counts()).ann1).toEqual([before.ann1![0]! + 1, before.ann1![1], before.ann1![2]]);
+    await t.prisma.assignment.delete({ where: { itemId_annotatorId: { itemId: itemOf.get("case_a")!, annotatorId: "ann2" } } });
+    const after = await counts();
+    expect(after.ann2).toEqual([before.ann2![0]! - 1, before.ann2![1], before.ann2![2]]);
+    expect(after).toEqual(Object.fromEntries((await campaignOverview(t.prisma, campaignId)).progress.map((p) => [p.userId, [p.submitted, p.claimed, p.skipped]])));
+  });
+
   it("404s an unknown campaign", async () => {
     await expect(campaignOverview(t.prisma, "nope")).rejects.toMatchObject({ status: 404 });
+    await expect(campaignPageOverview(t.prisma, "nope")).rejects.toMatchObject({ status: 404 });
   });
 });

@@ -19,8 +19,8 @@ import { requirePermission } from "@/lib/auth/server";
 import { can } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { campaignOverview } from "@/lib/annotation/queries";
-import { campaignFormAgreementCached, campaignItemsPageCached, campaignTiesCached } from "@/lib/dashboards/campaign-page";
+import { campaignFormAgreementCached, campaignPageOverview, campaignTiesCached } from "@/lib/dashboards/campaign-page";
+import type { CampaignTies } from "@/lib/dashboards/human/fields";
 import { TieList } from "@/components/campaigns/tie-list";
 import { FieldAgreementPanel, FieldAgreementPending, FieldAgreementLink } from "@/components/campaigns/field-agreement";
 import { setLockedAction } from "./_actions/set-locked";
@@ -36,8 +36,8 @@ export const metadata: Metadata = { title: "Campaign" };
 const FIELD_AGREEMENT_INLINE_LABELS = 3000;
 
 /** The ties, kept per campaign version (streamed: the rest of the page does not wait for them). */
-async function Ties({ campaignId, k }: { campaignId: string; k: number }) {
-  return <TieList campaignId={campaignId} ties={await campaignTiesCached(db(), campaignId)} k={k} />;
+async function Ties({ campaignId, k, ties }: { campaignId: string; k: number; ties: Promise<CampaignTies> }) {
+  return <TieList campaignId={campaignId} ties={await ties} k={k} />;
 }
 
 async function FieldAgreement({ campaignId }: { campaignId: string }) {
@@ -50,11 +50,15 @@ export default async function CampaignPage({ params, searchParams }: Props) {
   const user = await requirePermission("campaign:manage");
   const { id } = await params;
   const pageParam = Number((await searchParams).page);
+  // The ties are looked for while the overview is read (they stream in below it); an unknown
+  // campaign has none, and a failure shows where they are awaited.
+  const ties = campaignTiesCached(db(), id);
+  ties.catch(() => {});
   let overview;
   try {
     // One page of the items; the ties and the agreement by form field stream in below.
-    // The totals and the page of items are kept per campaign version; the progress is read live.
-    overview = await campaignOverview(db(), id, { page: Number.isInteger(pageParam) && pageParam > 0 ? pageParam : 1, itemsPage: campaignItemsPageCached });
+    // The totals, the page of items and the submitted counts are kept per campaign version.
+    overview = await campaignPageOverview(db(), id, { page: Number.isInteger(pageParam) && pageParam > 0 ? pageParam : 1 });
   } catch (e) {
     if (e instanceof AppError && e.status === 404) notFound();
     throw e;
@@ -132,7 +136,7 @@ export default async function CampaignPage({ params, searchParams }: Props) {
 
         {totals.labelsSubmitted > 0 && (
           <Suspense fallback={<p className="text-sm text-slate-500" data-testid="ties-pending">Looking for ties…</p>}>
-            <Ties campaignId={campaign.id} k={campaign.k} />
+            <Ties campaignId={campaign.id} k={campaign.k} ties={ties} />
           </Suspense>
         )}
 
