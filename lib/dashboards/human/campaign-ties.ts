@@ -61,11 +61,15 @@ export function campaignTiesSql(votes: readonly TieVote[], campaignId: string, l
     ps AS MATERIALIZED (${masks("sh")}),
     pf AS MATERIALIZED (${masks("ft")}),
     tied AS (SELECT iv.item, iv.traj, ps.*, pf.* FROM iv JOIN ps ON ps.sh = iv.sh JOIN pf ON pf.ft = iv.ft WHERE ${anyTied}),
-    o AS (SELECT tied.item, tied.traj, ${Prisma.join(open)} FROM tied LEFT JOIN "Adjudication" ad ON ad."itemId" = tied.item)
-    SELECT o.*, c.name AS case_name, (count(*) OVER ())::int AS total
-    FROM o JOIN "Trajectory" tr ON tr.id = o.traj JOIN "TestCase" c ON c.id = tr."caseId"
+    o AS (SELECT tied.item, tied.traj, ${Prisma.join(open)} FROM tied LEFT JOIN "Adjudication" ad ON ad."itemId" = tied.item),
+    -- Case order (name prefix, its number, the name) as one number per case, worked out once per case, not per item.
+    cr AS MATERIALIZED (
+      SELECT c.id, c.name, dense_rank() OVER (ORDER BY regexp_replace(c.name, '[0-9]+$', ''), (substring(c.name from '([0-9]{1,18})$'))::bigint NULLS FIRST, c.name) AS r
+      FROM "TestCase" c)
+    SELECT o.*, cr.name AS case_name, (count(*) OVER ())::int AS total
+    FROM o JOIN "Trajectory" tr ON tr.id = o.traj JOIN cr ON cr.id = tr."caseId"
     WHERE ${anyOpen}
-    ORDER BY regexp_replace(c.name, '[0-9]+$', ''), (substring(c.name from '([0-9]{1,18})$'))::bigint NULLS FIRST, c.name, o.item
+    ORDER BY cr.r, o.item
     LIMIT ${limit}`;
 }
 

@@ -89,7 +89,13 @@ type Row = {
   critical: boolean | null;
 };
 
-const caseOrder = Prisma.sql`regexp_replace(f.case_name, '[0-9]+$', ''), (substring(f.case_name from '([0-9]{1,18})$'))::bigint NULLS FIRST, f.case_name, f.traj`;
+/**
+ * The lists' case order (name prefix, its number, the name; then the trajectory id) as one number
+ * per case name, r: worked out once per case, not per listed trajectory (order by cr.r, f.traj).
+ */
+const caseRanks = Prisma.sql`cr AS MATERIALIZED (
+      SELECT d.name, dense_rank() OVER (ORDER BY regexp_replace(d.name, '[0-9]+$', ''), (substring(d.name from '([0-9]{1,18})$'))::bigint NULLS FIRST, d.name) AS r
+      FROM (SELECT DISTINCT c.name FROM "TestCase" c) d)`;
 
 /** The cell of a decided item. */
 const cellOf = (identified: boolean, trueFailure: boolean): FailureCell =>
@@ -112,11 +118,12 @@ export async function failureReport(db: Db, scope: HumanScope, opts: { listCap?:
              (m.tf IS NOT DISTINCT FROM 'true') AS humans, ${SEEDED_CRITICAL} AS critical,
              ${TRUE_FAILURE_STATE} AS state, ${SEEDED_TRUE_FAILURE} AS seeded
       FROM m LEFT JOIN "Evaluation" es ON es."trajectoryId" = m.traj AND es.kind = 'SAFETY' AND es."evaluatorModel" = ${ev}),
+    ${caseRanks},
     -- Listed per cell under the policy: a tie sits in its seeded cell (or nowhere under "exclude"),
     -- so each cell is one partition capped once.
     listed AS (
-      SELECT f.*, row_number() OVER (PARTITION BY f.mode, f.identified, (CASE WHEN f.state = 'tie' THEN f.seeded ELSE f.state = 'true' END) ORDER BY ${caseOrder}) AS rn
-      FROM f WHERE ${policy === "exclude" ? Prisma.sql`f.state <> 'tie'` : Prisma.sql`TRUE`})
+      SELECT f.*, row_number() OVER (PARTITION BY f.mode, f.identified, (CASE WHEN f.state = 'tie' THEN f.seeded ELSE f.state = 'true' END) ORDER BY cr.r, f.traj) AS rn
+      FROM f JOIN cr ON cr.name = f.case_name WHERE ${policy === "exclude" ? Prisma.sql`f.state <> 'tie'` : Prisma.sql`TRUE`})
     SELECT mode, identified, state, seeded, count(*)::int AS n,
            NULL::text AS traj, NULL::text AS case_name, NULL::int AS safety, NULL::boolean AS humans, NULL::boolean AS critical, NULL::bigint AS rn
     FROM f GROUP BY 1, 2, 3, 4
@@ -237,11 +244,12 @@ export async function failureList(
     l AS MATERIALIZED (
       SELECT f.*, (CASE WHEN f.state = 'tie' THEN f.seeded ELSE f.state = 'true' END) AS t
       FROM f WHERE ${scope.ties === "exclude" ? Prisma.sql`f.state <> 'tie'` : Prisma.sql`TRUE`}),
-    listed AS MATERIALIZED (SELECT * FROM l WHERE ${where})
+    listed AS MATERIALIZED (SELECT * FROM l WHERE ${where}),
+    ${caseRanks}
     SELECT (SELECT count(*) FROM listed)::int AS total, p.traj, p.case_name, p.safety, p.humans, p.critical, p.tie
     FROM (SELECT 1) one LEFT JOIN LATERAL (
       SELECT f.traj, f.case_name, f.safety, f.humans, f.critical, f.state = 'tie' AS tie
-      FROM listed f ORDER BY ${caseOrder} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}) p ON true`);
+      FROM listed f JOIN cr ON cr.name = f.case_name ORDER BY cr.r, f.traj LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}) p ON true`);
   const wanted = Math.max(1, Math.floor(opts.page ?? 1));
   let rows = await query(wanted);
   const total = rows[0]?.total ?? 0;
