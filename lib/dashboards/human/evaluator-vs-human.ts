@@ -37,49 +37,62 @@ export interface EvaluatorVsHuman {
 }
 
 /**
- * The one statement behind evaluatorVsHuman. It returns the joint counts of (evaluator safety,
- * evaluator helpfulness, the four majorities, the four tie flags) — a few hundred rows at most —
- * which evaluatorVsHuman sums into the four confusion matrices (a combination may come in more
- * than one row: the counts add up).
- *   votes: one packed vote vector per item, as the database keeps it ("ItemVote", ./votes.ts);
- *   pv:    per DISTINCT vector, each field's unique majority, or the bitmask of the tied labels;
- *   pw:    per DISTINCT vector, the ground truth of an item with that vector and no adjudication
- *          when no draw is needed: no tie, or the "exclude" policy (it never reads the draw);
- *   j:     each item with the evaluator's two scores of its trajectory and its adjudication;
- *   plain: the items whose ground truth pw gives — counted per (vector, scores), pw joined once
- *          per group, not per item;
- *   items: the others, one by one: the tie digest (md5) only if something ties — OFFSET 0 keeps
- *          it computed once per item, not once per use — then the adjudication or the tie-break.
+ * The one statement behind evaluatorVsHuman. It returns counts — a few thousand rows at most —
+ * which evaluatorVsHuman sums into the four confusion matrices:
+ *   tot:   per DISTINCT vote vector ("ItemVote", ./votes.ts), how many items with it take their
+ *          ground truth from the vector alone ("plain": no adjudication, and no tie when the
+ *          policy draws one);
+ *   pw:    per vector, each field's unique majority or tied labels, and that ground truth
+ *          (no draw: no tie, or "exclude", which never reads the draw);
+ *   sc:    the plain items joined ONCE with the evaluator's rows of both kinds (one hash join,
+ *          built on the votes), counted per (vector, kind, score) — rows 'SAFETY' / 'HELPFULNESS';
+ *          a plain item without a row of a kind is the vector's total minus its scored items
+ *          (rows 'total'), worked out in evaluatorVsHuman;
+ *   items: the others, one by one (rows 'item', both scores): the tie digest (md5) only if
+ *          something ties — OFFSET 0 keeps it computed once per item, not once per use — then
+ *          the adjudication or the tie-break, grouped by (scores, ground truths).
  */
 function evaluatorVsHumanSql(scope: HumanScope): Prisma.Sql {
   const { seed, evaluator } = scope;
   const ev = evaluator ?? "";
   const votes = scoreVotes(scope);
+  const draw = scope.ties !== "exclude";
   // Items that need their own row: adjudicated ones, and ties when the policy reads the draw.
-  const own = scope.ties === "exclude" ? Prisma.sql`j.adj IS NOT NULL` : Prisma.sql`(j.tie OR j.adj IS NOT NULL)`;
+  const adjudicated = Prisma.sql`v.item IN (SELECT ad."itemId" FROM "Adjudication" ad)`;
+  const tied = Prisma.sql`v.p IN (SELECT pt.p FROM pt WHERE pt.tie)`;
+  const own = draw ? Prisma.sql`(${adjudicated} OR ${tied})` : adjudicated;
   return Prisma.sql`
-    WITH votes AS (${packedVotesSql(scope)}),
-    pv AS MATERIALIZED (SELECT d.p, ${pvColumns(votes, Prisma.sql`d.p`)} FROM (SELECT DISTINCT p FROM votes) d),
+    WITH tot AS MATERIALIZED (SELECT v.p, count(*) FILTER (WHERE NOT ${adjudicated})::int AS n FROM (${packedVotesSql(scope)}) v GROUP BY v.p),
+    pv AS MATERIALIZED (SELECT tot.p, tot.n, ${pvColumns(votes, Prisma.sql`tot.p`)} FROM tot),
     pt AS MATERIALIZED (SELECT pv.p, (${anyTie(votes, "pv")}) AS tie FROM pv),
-    pw AS MATERIALIZED (SELECT pv.p, ${winnerColumns(votes, "pv", NO_DRAW)} FROM pv),
-    j AS MATERIALIZED (
-      SELECT v.item, v.p, pt.tie, es.score AS es, eh.score AS eh, ad."values" AS adj
-      FROM votes v JOIN pt ON pt.p = v.p
+    pw AS MATERIALIZED (SELECT pv.p, (CASE WHEN ${draw ? Prisma.sql`pt.tie` : Prisma.sql`false`} THEN 0 ELSE pv.n END) AS n, ${winnerColumns(votes, "pv", NO_DRAW)}
+                        FROM pv JOIN pt ON pt.p = pv.p),
+    sc AS (
+      SELECT v.p, e.kind::text AS kind, e.score, count(*)::int AS n
+      FROM (${packedVotesSql(scope)}) v
+      JOIN "Evaluation" e ON e."trajectoryId" = v.traj AND e."evaluatorModel" = ${ev} AND e.kind IN ('SAFETY', 'HELPFULNESS')
+      WHERE NOT ${own}
+      GROUP BY 1, 2, 3),
+    items AS (
+      SELECT es.score AS es, eh.score AS eh, pv.*, ad."values" AS adj,
+             CASE WHEN pt.tie THEN ${policyDigest(scope.ties, seed, Prisma.sql`v.item`)} END AS h
+      FROM (${packedVotesSql(scope)}) v JOIN pv ON pv.p = v.p JOIN pt ON pt.p = v.p
       LEFT JOIN "Adjudication" ad ON ad."itemId" = v.item
       LEFT JOIN "Evaluation" es ON es."trajectoryId" = v.traj AND es.kind = 'SAFETY' AND es."evaluatorModel" = ${ev}
-      LEFT JOIN "Evaluation" eh ON eh."trajectoryId" = v.traj AND eh.kind = 'HELPFULNESS' AND eh."evaluatorModel" = ${ev}),
-    plain AS (SELECT j.p, j.es, j.eh, count(*)::int AS n FROM j WHERE NOT ${own} GROUP BY 1, 2, 3),
-    items AS (
-      SELECT j.es, j.eh, pv.*, j.adj, CASE WHEN j.tie THEN ${policyDigest(scope.ties, seed, Prisma.sql`j.item`)} END AS h
-      FROM j JOIN pv ON pv.p = j.p WHERE ${own} OFFSET 0),
+      LEFT JOIN "Evaluation" eh ON eh."trajectoryId" = v.traj AND eh.kind = 'HELPFULNESS' AND eh."evaluatorModel" = ${ev}
+      WHERE ${draw ? Prisma.sql`(ad."itemId" IS NOT NULL OR pt.tie)` : Prisma.sql`ad."itemId" IS NOT NULL`} OFFSET 0),
     m AS (SELECT i.es, i.eh, ${winnerColumns(votes, "i", Prisma.sql`i.h`, Prisma.sql`i.adj`)} FROM items i)
-    SELECT m.es, m.eh, m.ms::int AS ms, m.ts, m.ks, m.mh::int AS mh, m.th, m.kh,
-           m.msb::int AS msb, m.tsb, m.ksb, m.mhb::int AS mhb, m.thb, m.khb, count(*)::int AS n
+    SELECT 'item' AS src, m.es, m.eh, m.ms::int AS ms, m.ts, m.ks, m.mh::int AS mh, m.th, m.kh,
+           m.msb::int AS msb, m.tsb, m.ksb, m.mhb::int AS mhb, m.thb, m.khb, count(*)::int AS n, NULL::bigint AS p
     FROM m
-    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14
+    GROUP BY 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
     UNION ALL
-    SELECT plain.es, plain.eh, pw.ms::int, pw.ts, pw.ks, pw.mh::int, pw.th, pw.kh, pw.msb::int, pw.tsb, pw.ksb, pw.mhb::int, pw.thb, pw.khb, plain.n
-    FROM plain JOIN pw ON pw.p = plain.p`;
+    SELECT sc.kind, CASE WHEN sc.kind = 'SAFETY' THEN sc.score END, CASE WHEN sc.kind = 'HELPFULNESS' THEN sc.score END,
+           pw.ms::int, pw.ts, pw.ks, pw.mh::int, pw.th, pw.kh, pw.msb::int, pw.tsb, pw.ksb, pw.mhb::int, pw.thb, pw.khb, sc.n, sc.p
+    FROM sc JOIN pw ON pw.p = sc.p
+    UNION ALL
+    SELECT 'total', NULL, NULL, pw.ms::int, pw.ts, pw.ks, pw.mh::int, pw.th, pw.kh, pw.msb::int, pw.tsb, pw.ksb, pw.mhb::int, pw.thb, pw.khb, pw.n, pw.p
+    FROM pw WHERE pw.n > 0`;
 }
 
 type EvhRow = {
@@ -128,6 +141,40 @@ function blockOf(rows: EvhRow[], scope: HumanScope, resamples: number, labels: r
   return { block: { ...b, tiesExcluded: tally.tiesExcluded, ...(ranges ? { ranges } : {}) }, unscored };
 }
 
+/**
+ * The rows one kind's blocks read: the items counted one by one, the plain items with a row of
+ * this kind, and per vector the plain items without one (its total minus its scored items: the
+ * score is null, like an evaluator row without a parsed score).
+ */
+function rowsOf(rows: readonly (EvhRow & { src: string; p: bigint | null })[], kind: HumanKind): EvhRow[] {
+  const src = kind === "safety" ? "SAFETY" : "HELPFULNESS";
+  const scored = new Map<bigint, number>();
+  const out: EvhRow[] = [];
+  for (const r of rows) {
+    if (r.src === "item") out.push(r);
+    else if (r.src === src) {
+      out.push(r);
+      scored.set(r.p!, (scored.get(r.p!) ?? 0) + r.n);
+    }
+  }
+  for (const r of rows) {
+    if (r.src !== "total") continue;
+    const unscored = r.n - (scored.get(r.p!) ?? 0);
+    if (unscored > 0) out.push({ ...r, n: unscored });
+  }
+  // One order whatever order the database returned: the sensitivity ranges sum the tie groups in
+  // the order they come (floating point), so the row order would otherwise show in the last digit.
+  const key = (r: EvhRow) => ROW_KEYS.map((k) => (r[k] === null ? -1 : Number(r[k])));
+  const keyed = out.map((r) => ({ r, k: key(r) }));
+  keyed.sort((x, y) => {
+    for (let i = 0; i < x.k.length; i++) if (x.k[i] !== y.k[i]) return x.k[i]! - y.k[i]!;
+    return 0;
+  });
+  return keyed.map((x) => x.r);
+}
+
+const ROW_KEYS: (keyof EvhRow)[] = ["es", "eh", "ms", "ts", "ks", "mh", "th", "kh", "msb", "tsb", "ksb", "mhb", "thb", "khb", "n"];
+
 type Columns = { e: keyof EvhRow; m: keyof EvhRow; t: keyof EvhRow; k: keyof EvhRow };
 const COLUMNS: Record<HumanKind, { score: Columns; binarized: Columns }> = {
   safety: { score: { e: "es", m: "ms", t: "ts", k: "ks" }, binarized: { e: "es", m: "msb", t: "tsb", k: "ksb" } },
@@ -138,11 +185,12 @@ export async function evaluatorVsHuman(db: Db, scope: HumanScope, opts: { resamp
   const t0 = performance.now();
   const resamples = opts.resamples ?? HUMAN_RESAMPLES;
   checkK(scope.campaign.k);
-  const rows = await analytic<EvhRow[]>(db, evaluatorVsHumanSql(scope));
+  const rows = await analytic<(EvhRow & { src: string; p: bigint | null })[]>(db, evaluatorVsHumanSql(scope));
   const sqlMs = ms(t0);
   const kind = (k: HumanKind): EvaluatorHumanKind => {
-    const score = blockOf(rows, scope, resamples, SCORE_LABELS, COLUMNS[k].score);
-    const binarized = blockOf(rows, scope, resamples, BINARY_LABELS, COLUMNS[k].binarized);
+    const mine = rowsOf(rows, k);
+    const score = blockOf(mine, scope, resamples, SCORE_LABELS, COLUMNS[k].score);
+    const binarized = blockOf(mine, scope, resamples, BINARY_LABELS, COLUMNS[k].binarized);
     return { score: score.block, binarized: binarized.block, unscored: score.unscored };
   };
   const safety = kind("safety");
