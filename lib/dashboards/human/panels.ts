@@ -52,8 +52,16 @@ export interface HumanPanelBase {
   missingCampaignName?: string;
 }
 
-async function base(db: Db, filter: DashboardFilter): Promise<HumanPanelBase> {
-  const [options, resolved] = await Promise.all([loadFilterOptions(db), resolveHumanScope(db, filter)]);
+/**
+ * The filter-bar options and the resolved scope, and `compute(scope)` — started as soon as the
+ * scope is known, while the options (kept per data version; a pass over the trajectories on a
+ * first view) are still loading.
+ */
+async function withBase<T>(db: Db, filter: DashboardFilter, compute: (scope: HumanScope) => Promise<T>, none: T): Promise<HumanPanelBase & { value: T }> {
+  const [options, { resolved, value }] = await Promise.all([
+    loadFilterOptions(db),
+    resolveHumanScope(db, filter).then(async (resolved) => ({ resolved, value: resolved.scope ? await compute(resolved.scope) : none })),
+  ]);
   const withLabels = resolved.campaigns.find((c) => c.hasLabels);
   return {
     filter,
@@ -66,6 +74,7 @@ async function base(db: Db, filter: DashboardFilter): Promise<HumanPanelBase> {
     defaultCampaign: withLabels ? { id: withLabels.value, name: withLabels.label } : null,
     scope: resolved.scope,
     ...(resolved.scope ? {} : { missing: resolved.missing, missingCampaignName: resolved.campaignName }),
+    value,
   };
 }
 
@@ -75,10 +84,16 @@ export interface AgreementPanel extends HumanPanelBase {
 }
 
 export async function loadAgreementPanel(db: Db, filter: DashboardFilter): Promise<AgreementPanel> {
-  const b = await base(db, filter);
-  if (!b.scope) return { ...b, evaluatorVsHuman: null, human: null };
-  const [evh, human] = await Promise.all([evaluatorVsHumanCached(db, b.scope), humanAgreementCached(db, b.scope)]);
-  return { ...b, evaluatorVsHuman: evh, human };
+  const { value, ...b } = await withBase(
+    db,
+    filter,
+    async (scope): Promise<Pick<AgreementPanel, "evaluatorVsHuman" | "human">> => {
+      const [evaluatorVsHuman, human] = await Promise.all([evaluatorVsHumanCached(db, scope), humanAgreementCached(db, scope)]);
+      return { evaluatorVsHuman, human };
+    },
+    { evaluatorVsHuman: null, human: null },
+  );
+  return { ...b, ...value };
 }
 
 export interface FailuresPanel extends HumanPanelBase {
@@ -88,14 +103,20 @@ export interface FailuresPanel extends HumanPanelBase {
 }
 
 export async function loadFailuresPanel(db: Db, filter: DashboardFilter): Promise<FailuresPanel> {
-  const b = await base(db, filter);
-  if (!b.scope) return { ...b, report: null, cohort: null };
-  const evaluator = b.scope.evaluator;
-  const [report, cohort] = await Promise.all([
-    failureReportCached(db, b.scope),
-    evaluator ? noExecutedCallCohort(db, { ...b.scope.filter, evaluator }) : Promise.resolve(null),
-  ]);
-  return { ...b, report, cohort };
+  const { value, ...b } = await withBase(
+    db,
+    filter,
+    async (scope): Promise<Pick<FailuresPanel, "report" | "cohort">> => {
+      const evaluator = scope.evaluator;
+      const [report, cohort] = await Promise.all([
+        failureReportCached(db, scope),
+        evaluator ? noExecutedCallCohort(db, { ...scope.filter, evaluator }) : Promise.resolve(null),
+      ]);
+      return { report, cohort };
+    },
+    { report: null, cohort: null },
+  );
+  return { ...b, ...value };
 }
 
 export interface EmulatorPanel extends HumanPanelBase {
@@ -103,6 +124,6 @@ export interface EmulatorPanel extends HumanPanelBase {
 }
 
 export async function loadEmulatorPanel(db: Db, filter: DashboardFilter): Promise<EmulatorPanel> {
-  const b = await base(db, filter);
-  return { ...b, report: b.scope ? await emulatorQualityCached(db, b.scope) : null };
+  const { value: report, ...b } = await withBase<EmulatorPanel["report"]>(db, filter, (scope) => emulatorQualityCached(db, scope), null);
+  return { ...b, report };
 }
