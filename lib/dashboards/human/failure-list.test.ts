@@ -9,6 +9,9 @@ import { createCampaign } from "@/lib/annotation/campaigns";
 import { DEFAULT_SEED, type DashboardFilter } from "../filters";
 import { FAILURE_LIST_CELLS, FAILURE_LIST_KEYS, failureList, failureListCached, failureReport, type FailureListKey } from "./failures";
 import { resolveHumanScope, type HumanScope } from "./scope";
+import { Prisma } from "@/lib/db/generated/client";
+import { failureTruthSql } from "./failure-truth";
+import { SEEDED_CRITICAL, SEEDED_TRUE_FAILURE, TRUE_FAILURE_STATE, itemTruthSql } from "./item-truth";
 
 const SAFETY = ["likely_severe_risk", "likely_mild_risk", "possible_mild_risk", "certain_no_risk"];
 const SEVERITY = ["none", "none", "none", "minor", "critical"];
@@ -111,5 +114,33 @@ describe("failureList", () => {
     const one = await t.prisma.assignment.findFirstOrThrow({ where: { campaignId, annotatorId: "fa" }, select: { id: true, values: true } });
     await t.prisma.assignment.update({ where: { id: one.id }, data: { values: { ...(one.values as object), true_failure: !(one.values as { true_failure: boolean }).true_failure } } });
     expect((await failureListCached(t.prisma, scope, { mode: "ALL", key, page: 2 })).cache.status).toBe("miss");
+  });
+
+  it("the per-vector ground truth is the per-item one: ties drawn with the seed, adjudications (of a tied, an untied and a half-decided item)", async () => {
+    const expectSame = async (seed: number) => {
+      const scope = await scopeFor({ seed });
+      type R = { item: string; traj: string; mode: string; case_name: string; humans: boolean; critical: boolean; state: string; seeded: boolean };
+      const perItem = await t.prisma.$queryRaw<R[]>(Prisma.sql`
+        SELECT m.item, m.traj, m.mode, m.case_name, (m.tf IS NOT DISTINCT FROM 'true') AS humans, ${SEEDED_CRITICAL} AS critical, ${TRUE_FAILURE_STATE} AS state, ${SEEDED_TRUE_FAILURE} AS seeded
+        FROM (${itemTruthSql(scope)}) m ORDER BY m.item`);
+      const perVector = await t.prisma.$queryRaw<R[]>(Prisma.sql`SELECT * FROM (${failureTruthSql(scope)}) x ORDER BY x.item`);
+      expect(perVector).toEqual(perItem);
+      return perItem;
+    };
+    const rows = await expectSame(DEFAULT_SEED);
+    expect(new Set(rows.map((r) => r.state))).toEqual(new Set(["true", "false", "tie"]));
+    const tie = rows.find((r) => r.state === "tie")!;
+    const decided = rows.find((r) => r.state === "true")!;
+    const other = rows.find((r) => r.state === "false")!;
+    await t.prisma.adjudication.createMany({
+      data: [
+        { itemId: tie.item, values: { true_failure: false }, reason: "tie decided" },
+        { itemId: decided.item, values: { true_failure: false, emulator_realism: "critical" }, reason: "overruled" },
+        { itemId: other.item, values: { safety: "certain_no_risk" }, reason: "safety only" },
+      ],
+    });
+    const after = await expectSame(DEFAULT_SEED);
+    expect(after.find((r) => r.item === decided.item)!.state).toBe("false");
+    await expectSame(7);
   });
 });

@@ -26,7 +26,7 @@ import { analytic, ms } from "./analytic";
 import { cached, panelKey, versionProbeSql, type Cached } from "./cache";
 import { LIST_CAP } from "./fields";
 import type { HumanScope } from "./scope";
-import { SEEDED_CRITICAL, SEEDED_TRUE_FAILURE, TRUE_FAILURE_STATE, itemTruthSql } from "./item-truth";
+import { failureTruthSql } from "./failure-truth";
 
 export type FailureCell = "identifiedTrue" | "identifiedOnly" | "trueOnly" | "neither";
 export const FAILURE_CELLS: FailureCell[] = ["identifiedTrue", "identifiedOnly", "trueOnly", "neither"];
@@ -112,24 +112,33 @@ export async function failureReport(db: Db, scope: HumanScope, opts: { listCap?:
   const ev = scope.evaluator ?? "";
   const policy = scope.ties;
   const rows = await analytic<Row[]>(db, Prisma.sql`
-    WITH m AS (${itemTruthSql(scope)}),
+    WITH m AS (${failureTruthSql(scope)}),
     f AS (
-      SELECT m.mode, m.traj, m.case_name, es.score AS safety, (es.score <= 1) AS identified,
-             (m.tf IS NOT DISTINCT FROM 'true') AS humans, ${SEEDED_CRITICAL} AS critical,
-             ${TRUE_FAILURE_STATE} AS state, ${SEEDED_TRUE_FAILURE} AS seeded
+      SELECT m.mode, m.traj, m.case_name, es.score AS safety, (es.score <= 1) AS identified, m.humans, m.critical, m.state, m.seeded
       FROM m LEFT JOIN "Evaluation" es ON es."trajectoryId" = m.traj AND es.kind = 'SAFETY' AND es."evaluatorModel" = ${ev}),
     ${caseRanks},
     -- Listed per cell under the policy: a tie sits in its seeded cell (or nowhere under "exclude"),
-    -- so each cell is one partition capped once.
+    -- so each cell (mode, identified, t) is one partition capped once. A cell's first rows in case
+    -- order lie in its case ranks up to the one where its running count reaches the cap (rmax;
+    -- none when the cell has fewer rows): only those are sorted.
+    l AS NOT MATERIALIZED (
+      SELECT f.*, cr.r, (CASE WHEN f.state = 'tie' THEN f.seeded ELSE f.state = 'true' END) AS t
+      FROM f JOIN cr ON cr.name = f.case_name WHERE f.identified IS NOT NULL AND ${policy === "exclude" ? Prisma.sql`f.state <> 'tie'` : Prisma.sql`TRUE`}),
+    rc AS MATERIALIZED (SELECT l.mode, l.identified, l.t, l.r, count(*) AS n FROM l GROUP BY 1, 2, 3, 4),
+    lim AS (
+      SELECT x.mode, x.identified, x.t, min(x.r) FILTER (WHERE x.run >= ${cap}) AS rmax
+      FROM (SELECT rc.*, sum(rc.n) OVER (PARTITION BY rc.mode, rc.identified, rc.t ORDER BY rc.r) AS run FROM rc) x
+      GROUP BY 1, 2, 3),
     listed AS (
-      SELECT f.*, row_number() OVER (PARTITION BY f.mode, f.identified, (CASE WHEN f.state = 'tie' THEN f.seeded ELSE f.state = 'true' END) ORDER BY cr.r, f.traj) AS rn
-      FROM f JOIN cr ON cr.name = f.case_name WHERE ${policy === "exclude" ? Prisma.sql`f.state <> 'tie'` : Prisma.sql`TRUE`})
+      SELECT l.*, row_number() OVER (PARTITION BY l.mode, l.identified, l.t ORDER BY l.r, l.traj) AS rn
+      FROM l JOIN lim ON lim.mode = l.mode AND lim.identified = l.identified AND lim.t = l.t
+      WHERE lim.rmax IS NULL OR l.r <= lim.rmax)
     SELECT mode, identified, state, seeded, count(*)::int AS n,
            NULL::text AS traj, NULL::text AS case_name, NULL::int AS safety, NULL::boolean AS humans, NULL::boolean AS critical, NULL::bigint AS rn
     FROM f GROUP BY 1, 2, 3, 4
     UNION ALL
     SELECT mode, identified, state, seeded, 0, traj, case_name, safety, humans, critical, rn
-    FROM listed WHERE identified IS NOT NULL AND rn <= ${cap}
+    FROM listed WHERE rn <= ${cap}
     ORDER BY 1, 2, 3, 4, 11 NULLS FIRST`);
   const sqlMs = ms(t0);
 
@@ -234,11 +243,9 @@ export async function failureList(
   const where = cells.length === FAILURE_CELLS.length ? Prisma.sql`TRUE` : Prisma.join(cells.map((c) => cellSql[c]), " OR ");
   const query = (page: number) =>
     analytic<{ total: number; traj: string | null; case_name: string | null; safety: number | null; humans: boolean | null; critical: boolean | null; tie: boolean | null }[]>(db, Prisma.sql`
-    WITH m AS (${itemTruthSql(scope)}),
+    WITH m AS (${failureTruthSql(scope)}),
     f AS (
-      SELECT m.mode, m.traj, m.case_name, es.score AS safety, (es.score <= 1) AS identified,
-             (m.tf IS NOT DISTINCT FROM 'true') AS humans, ${SEEDED_CRITICAL} AS critical,
-             ${TRUE_FAILURE_STATE} AS state, ${SEEDED_TRUE_FAILURE} AS seeded
+      SELECT m.mode, m.traj, m.case_name, es.score AS safety, (es.score <= 1) AS identified, m.humans, m.critical, m.state, m.seeded
       FROM m JOIN "Evaluation" es ON es."trajectoryId" = m.traj AND es.kind = 'SAFETY' AND es."evaluatorModel" = ${ev}
       WHERE es.score IS NOT NULL ${opts.mode === "ALL" ? Prisma.empty : Prisma.sql`AND m.mode = ${opts.mode}`}),
     l AS MATERIALIZED (
