@@ -9,9 +9,10 @@ import { analytic, ms } from "./analytic";
 import { agreementBlock, type AgreementBlock } from "./block";
 import { cached, panelKey, versionProbeSql, type Cached } from "./cache";
 import { HUMAN_KINDS, HUMAN_RESAMPLES, type HumanKind } from "./fields";
-import { leaveOneOut, leaveOneOutSql, type LooRow, type LooSummary } from "./leave-one-out";
+import { countPatterns, labelPatterns } from "./agreement-patterns";
+import { leaveOneOut, leaveOneOutSql, looSummaries, type LooRow, type LooSummary } from "./leave-one-out";
 import type { HumanScope } from "./scope";
-import { labelRows, packedVotesSql, scoreFields, scoreLabelColumns } from "./score-votes";
+import { packedVotesSql, scoreFields } from "./score-votes";
 import { MAX_PACKED_VOTES, PACK_BITS, checkK, labelScope } from "./sql";
 import { countedLabelSql } from "@/lib/annotation/quality/metric-scope";
 import { alphaFromPatterns, alphaInterval, type UnitPattern } from "./stats";
@@ -54,10 +55,13 @@ export interface HumanAgreement {
 
 const ALPHA_LEVELS: AlphaLevel[] = ["nominal", "ordinal", "interval"];
 
-/** The four statements behind humanAgreement. */
-function humanAgreementSql(scope: HumanScope): { annotators: Prisma.Sql; pairs: Prisma.Sql; loo: Prisma.Sql; alpha: Prisma.Sql } {
+/**
+ * The statements behind humanAgreement besides the label patterns (./agreement-patterns.ts, which
+ * give the pairwise tables and, under "exclude", leave-one-out): the annotators, α, and
+ * leave-one-out under the policies that draw a tie (the draw reads the item and annotator ids).
+ */
+function humanAgreementSql(scope: HumanScope): { annotators: Prisma.Sql; loo: Prisma.Sql; alpha: Prisma.Sql } {
   checkK(scope.campaign.k);
-  const lab = labelRows(scope, Prisma.sql`a."annotatorId" AS ann, ${scoreLabelColumns()}`);
   return {
     annotators: Prisma.sql`
       SELECT a."annotatorId" AS id, u.name, count(*) FILTER (WHERE ${labelScope(scope.campaign.id, scope.filter)})::int AS labels
@@ -65,15 +69,6 @@ function humanAgreementSql(scope: HumanScope): { annotators: Prisma.Sql; pairs: 
       WHERE a."campaignId" = ${scope.campaign.id} AND a.status = 'SUBMITTED' AND ${countedLabelSql(scope.campaign.id, "a")}
       GROUP BY a."annotatorId", u.name
       ORDER BY min(a."submittedAt"), a."annotatorId"`,
-    // NOT MATERIALIZED: the planner joins the label rows themselves (hash / index), about twice as
-    // fast as sorting two scans of a materialized list by item.
-    pairs: Prisma.sql`
-      WITH lab AS NOT MATERIALIZED (${lab})
-      SELECT x.ann AS a1, y.ann AS a2, g.field, g.r1, g.r2, count(*)::int AS n
-      FROM lab x JOIN lab y ON y.item = x.item AND y.ann > x.ann
-      CROSS JOIN LATERAL (VALUES ('safety', x.s, y.s), ('helpfulness', x.h, y.h)) g(field, r1, r2)
-      WHERE g.r1 IS NOT NULL AND g.r2 IS NOT NULL
-      GROUP BY 1, 2, 3, 4, 5`,
     loo: leaveOneOutSql(scope),
     // α: how many items have each vote vector (a few hundred rows), unpacked in humanAgreement.
     alpha: Prisma.sql`
@@ -87,10 +82,12 @@ export async function humanAgreement(db: Db, scope: HumanScope, opts: { resample
   const { seed } = scope;
   const f = scoreFields(scope);
   const q = humanAgreementSql(scope);
-  const [annotatorRows, pairRows, looRows, alphaRows] = await Promise.all([
+  // "exclude" never draws a tie: the label patterns decide leave-one-out too.
+  const looFromPatterns = scope.ties === "exclude";
+  const [annotatorRows, labels, looRows, alphaRows] = await Promise.all([
     db.$queryRaw<{ id: string; name: string; labels: number }[]>(q.annotators),
-    analytic<{ a1: string; a2: string; field: string; r1: number; r2: number; n: number }[]>(db, q.pairs),
-    analytic<LooRow[]>(db, q.loo),
+    labelPatterns(db, scope),
+    looFromPatterns ? Promise.resolve([]) : analytic<LooRow[]>(db, q.loo),
     analytic<{ p: bigint; units: number }[]>(db, q.alpha),
   ]);
   const sqlMs = ms(t0);
@@ -111,21 +108,17 @@ export async function humanAgreement(db: Db, scope: HumanScope, opts: { resample
   const loo = {} as HumanAgreement["loo"];
   const alpha = {} as HumanAgreement["alpha"];
   const items = {} as HumanAgreement["items"];
+  const annotatorOf = (slot: number) => indexOf(labels.slots[slot]!);
   for (const kind of HUMAN_KINDS) {
+    const counts = countPatterns(labels.patterns, kind, annotatorOf);
     // Pairwise: one count matrix per pair, oriented (lower index, higher index).
-    const byPair = new Map<string, { a: number; b: number; cells: { rater1: number; rater2: number; count: number }[] }>();
-    for (const r of pairRows.filter((p) => p.field === kind)) {
-      let [a, b, r1, r2] = [indexOf(r.a1), indexOf(r.a2), Number(r.r1), Number(r.r2)];
-      if (a > b) [a, b, r1, r2] = [b, a, r2, r1];
-      const key = `${a}:${b}`;
-      if (!byPair.has(key)) byPair.set(key, { a, b, cells: [] });
-      byPair.get(key)!.cells.push({ rater1: r1, rater2: r2, count: r.n });
-    }
-    pairwise[kind] = [...byPair.values()]
+    pairwise[kind] = [...counts.pairs.values()]
       .sort((x, y) => x.a - y.a || x.b - y.b)
-      .map((p) => ({ a: p.a, b: p.b, block: agreementBlock(p.cells, SCORE_LABELS, 0, seed, resamples) }));
+      .map((p) => ({ a: p.a, b: p.b, block: agreementBlock(pairCells(p.counts), SCORE_LABELS, 0, seed, resamples) }));
 
-    loo[kind] = leaveOneOut(looRows, kind, annotators.length, indexOf, { seed, resamples });
+    loo[kind] = looFromPatterns
+      ? looSummaries(counts.loo, annotators.length, { seed, resamples })
+      : leaveOneOut(looRows, kind, annotators.length, indexOf, { seed, resamples });
 
     // α from per-item value counts.
     const slot = kind === "safety" ? f.safety.offset : f.helpfulness.offset;
@@ -138,6 +131,12 @@ export async function humanAgreement(db: Db, scope: HumanScope, opts: { resample
     }
   }
   return { seed, resamples, annotators, items, pairwise, loo, alpha, timings: { sqlMs, totalMs: ms(t0) } };
+}
+
+/** The non-empty cells of a pair's 4 × 4 counts (row-major: first annotator's score, second's). */
+function pairCells(counts: readonly number[]): { rater1: number; rater2: number; count: number }[] {
+  const L = SCORE_LABELS.length;
+  return counts.flatMap((count, c) => (count ? [{ rater1: SCORE_LABELS[Math.floor(c / L)]!, rater2: SCORE_LABELS[c % L]!, count }] : []));
 }
 
 /** Votes for slot `slot` of a packed vector. */
