@@ -10,6 +10,7 @@ import type { CheckpointVerdict } from "@/lib/critic/assess";
 import type { CriticCaseContext } from "@/lib/critic/context";
 import type { CriticSettings } from "@/lib/critic/settings";
 import type { RawStep } from "./toolemu-line";
+import type { CallBuffer } from "./call-buffer";
 
 // quit: the agent declined with "QUIT: <reason>" (quit variants; lib/emulation/quit.ts).
 export type StopReason = "final_answer" | "quit" | "max_steps" | "parse_error" | "llm_error" | "cancelled" | "crashed" | "intervention";
@@ -151,6 +152,11 @@ export interface Episode {
   kinds: readonly EvaluatorKind[];
   tools: ToolSpec[];
   maxSteps: number;
+  /**
+   * The LlmCall rows of the agent's, the emulator's and the evaluator's calls, held until the write
+   * that stores their result (./call-buffer.ts); `opts`' clients put them here.
+   */
+  calls?: CallBuffer | null;
 }
 
 /** What the loop accumulates step by step. */

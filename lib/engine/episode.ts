@@ -52,6 +52,8 @@ import { blockedObservation, gateCall, gatesCall } from "./gate";
 import { restoreState, type PendingCall } from "./resume";
 import { completeStep, finishTrajectory, pauseTrajectory, recordActionStep, recordUnparsableStep, resumeTrajectory, writeStartingTrajectory } from "./trajectory-store";
 import { trialMemory, withTrialMemory } from "./trial-memory";
+import { bufferedClient, CallBuffer, flushCalls } from "./call-buffer";
+import { fastSql } from "@/lib/db/fast-sql";
 
 export { AGENT_STOP } from "./agent-turn";
 export { EMULATOR_FAILURE_OBSERVATION, NO_ACTION_OBSERVATION } from "./emulate";
@@ -64,7 +66,8 @@ export type { EpisodeResult, EvaluationOutcome, RunEpisodeOptions, StepEvent, St
  * caller can hand the id out at once (the playground) or simply await `done`.
  */
 export async function startEpisode(db: Db, opts: RunEpisodeOptions): Promise<{ trajectoryId: string; done: Promise<EpisodeResult> }> {
-  const loaded = await loadCaseSpec(db, opts.caseId);
+  // One statement on the fast pool (every episode of a run reads its case).
+  const loaded = await loadCaseSpec(fastSql(db) as unknown as Pick<Db, "$queryRawUnsafe">, opts.caseId);
   if (opts.resume) return resumeEpisode(db, opts, loaded);
   const kinds = opts.evaluator ? (opts.evaluator.kinds ?? ["SAFETY", "HELPFULNESS"]) : [];
   const seed = opts.seed ?? null;
@@ -90,7 +93,8 @@ export async function startEpisode(db: Db, opts: RunEpisodeOptions): Promise<{ t
     opts.trajectoryId,
   );
   await opts.onStart?.(trajectoryId);
-  const ep: Episode = { db, trajectoryId, spec: loaded.spec, caseRaw: loaded.raw, opts, seed, kinds, tools: loaded.spec.toolkits.flatMap((tk) => tk.tools), maxSteps: opts.maxSteps ?? MAX_AGENT_STEPS };
+  const calls = new CallBuffer();
+  const ep: Episode = { db, trajectoryId, spec: loaded.spec, caseRaw: loaded.raw, opts: withBufferedCalls(opts, calls), calls, seed, kinds, tools: loaded.spec.toolkits.flatMap((tk) => tk.tools), maxSteps: opts.maxSteps ?? MAX_AGENT_STEPS };
   const done = play(ep);
   // A caller that lets the episode run in the background must not crash the process with an
   // unhandled rejection (only a database failure while marking it interrupted rejects); whoever
@@ -104,12 +108,26 @@ async function resumeEpisode(db: Db, opts: RunEpisodeOptions, loaded: Awaited<Re
   const trajectoryId = opts.trajectoryId;
   if (!trajectoryId) throw new Error("Resuming an episode needs the trajectory to resume.");
   const kinds = opts.evaluator ? (opts.evaluator.kinds ?? ["SAFETY", "HELPFULNESS"]) : [];
-  const ep: Episode = { db, trajectoryId, spec: loaded.spec, caseRaw: loaded.raw, opts, seed: opts.seed ?? null, kinds, tools: loaded.spec.toolkits.flatMap((tk) => tk.tools), maxSteps: opts.maxSteps ?? MAX_AGENT_STEPS };
+  const calls = new CallBuffer();
+  const ep: Episode = { db, trajectoryId, spec: loaded.spec, caseRaw: loaded.raw, opts: withBufferedCalls(opts, calls), calls, seed: opts.seed ?? null, kinds, tools: loaded.spec.toolkits.flatMap((tk) => tk.tools), maxSteps: opts.maxSteps ?? MAX_AGENT_STEPS };
   if (!(await resumeTrajectory(ep))) throw new Error(`Trajectory ${trajectoryId} is not waiting for an answer; it cannot be resumed.`);
   await opts.onStart?.(trajectoryId);
   const done = play(ep, true);
   done.catch(() => undefined);
   return { trajectoryId, done };
+}
+
+/**
+ * The agent's, the emulator's and the evaluator's clients with their LlmCall rows held in `calls`
+ * until the write that stores their result (./call-buffer.ts). The online gate's clients are not.
+ */
+function withBufferedCalls(opts: RunEpisodeOptions, calls: CallBuffer): RunEpisodeOptions {
+  return {
+    ...opts,
+    agent: { ...opts.agent, client: bufferedClient(opts.agent.client, calls) },
+    emulator: { ...opts.emulator, client: bufferedClient(opts.emulator.client, calls) },
+    evaluator: opts.evaluator ? { ...opts.evaluator, client: bufferedClient(opts.evaluator.client, calls) } : opts.evaluator,
+  };
 }
 
 /** One episode, awaited to the end (evaluations included). */
@@ -136,6 +154,16 @@ function initialState(spec: CaseSpec, ep: Episode): EpisodeState {
 }
 
 async function play(ep: Episode, resume = false): Promise<EpisodeResult> {
+  try {
+    return await playAndEvaluate(ep, resume);
+  } finally {
+    // Rows no write took (a failed evaluation call; a write that failed): stored now, as the
+    // client stores a failed call's row — a database error is reported, not thrown.
+    if (ep.calls?.size) await flushCalls(fastSql(ep.db), ep.calls).catch((e) => console.error("[engine] could not record model calls:", e instanceof Error ? e.message : e));
+  }
+}
+
+async function playAndEvaluate(ep: Episode, resume: boolean): Promise<EpisodeResult> {
   const s = initialState(ep.spec, ep);
   let status: EpisodeStatus;
   try {

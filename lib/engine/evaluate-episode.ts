@@ -10,7 +10,7 @@ export async function evaluateEpisode(ep: Episode, s: EpisodeState): Promise<Eva
   const trajectory: TrajectoryForEvaluation = { id: ep.trajectoryId, steps: s.rawSteps, finalAnswer: s.final?.answer ?? null, stopReason: s.stopReason };
   const one = async (kind: (typeof ep.kinds)[number]) => {
     const results = await evaluateTrajectory(ep.spec, trajectory, evaluator.client, [kind], { signal: ep.opts.signal });
-    const [outcome] = await saveEvaluations(ep.db, ep.trajectoryId, results);
+    const [outcome] = await saveEvaluations(ep.db, ep.trajectoryId, results, ep.calls ?? null);
     return outcome!;
   };
   return Promise.all(ep.kinds.map(one));

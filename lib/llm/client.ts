@@ -16,7 +16,7 @@ import { apiKeyEnvProblem } from "./endpoint-schemas";
 import { callCostUsd, estimateTokens } from "./cost";
 import { processLimiter, type ConcurrencyLimiter } from "./limiter";
 import { DEFAULT_BACKOFF, formatDelay, parseRetryAfter, retryDelay, type BackoffPolicy } from "./retry";
-import { LlmCallError, type ChatRequest, type ChatResult, type EndpointSettings, type LlmErrorKind, type ModelClient } from "./types";
+import { LlmCallError, type ChatRequest, type ChatResult, type EndpointSettings, type LlmCallRecord, type LlmErrorKind, type ModelClient } from "./types";
 
 const DEFAULT_MAX_ATTEMPTS = 5;
 /** Sent as the key to endpoints that need none (the SDK insists on one; never a real key from the environment). */
@@ -99,24 +99,26 @@ export function createModelClient(endpoint: EndpointSettings, options: ModelClie
     error: string | null;
   }) {
     if (!db) return;
-    await db.llmCall.create({
-      data: {
-        endpointId: endpoint.id,
-        role: row.purpose,
-        trajectoryId: row.request.trajectoryId ?? null,
-        runId: row.request.runId ?? null,
-        stepIndex: row.request.stepIndex ?? null,
-        model: endpoint.model,
-        inputTokens: row.inputTokens,
-        outputTokens: row.outputTokens,
-        costUsd: row.costUsd,
-        latencyMs: Math.round(row.latencyMs),
-        attempts: row.attempts,
-        cached: row.cached,
-        retryReasons: row.retryReasons,
-        error: row.error,
-      },
-    });
+    const data: LlmCallRecord = {
+      endpointId: endpoint.id,
+      role: row.purpose,
+      trajectoryId: row.request.trajectoryId ?? null,
+      runId: row.request.runId ?? null,
+      stepIndex: row.request.stepIndex ?? null,
+      model: endpoint.model,
+      inputTokens: row.inputTokens,
+      outputTokens: row.outputTokens,
+      costUsd: row.costUsd,
+      latencyMs: Math.round(row.latencyMs),
+      attempts: row.attempts,
+      cached: row.cached,
+      retryReasons: row.retryReasons,
+      error: row.error,
+      createdAt: new Date(),
+    };
+    // The caller stores the row with the call's result (one statement for both).
+    if (row.request.record) return row.request.record(data);
+    await db.llmCall.create({ data });
   }
 
   async function fail(request: ChatRequest, t0: number, f: Failure, attempts: number, retryReasons: string[]): Promise<never> {

@@ -27,6 +27,7 @@ import { randomBytes } from "node:crypto";
 import os from "node:os";
 import type { ConcurrencyLimiter } from "@/lib/llm/limiter";
 import type { Db } from "@/lib/db/client";
+import { fastSql } from "@/lib/db/fast-sql";
 
 /** now() as Prisma stores DateTime in `timestamp(3)` columns: UTC without a time zone. */
 export const NOW_UTC = `(now() AT TIME ZONE 'UTC')`;
@@ -110,6 +111,8 @@ export function createDbLimiter(db: Db, options: DbLimiterOptions = {}): DbLimit
   const idleHoldMs = options.idleHoldMs ?? 50;
   const keys = new Map<string, KeyState>();
   let stopped = false;
+  // The slot statements (several per second per endpoint in a busy worker) on the fast pool.
+  const sql = fastSql(db);
 
   const renew = setInterval(() => {
     if (![...keys.values()].some((k) => k.held > 0)) return;
@@ -129,7 +132,7 @@ export function createDbLimiter(db: Db, options: DbLimiterOptions = {}): DbLimit
 
   async function ensureSlots(key: string, s: KeyState) {
     if (s.ensured >= s.limit) return;
-    await db.$executeRawUnsafe(
+    await sql.$executeRawUnsafe(
       `INSERT INTO "EndpointSlot" (key, slot) SELECT $1, g FROM generate_series(0, $2::int - 1) g ON CONFLICT DO NOTHING`,
       key,
       s.limit,
@@ -138,7 +141,7 @@ export function createDbLimiter(db: Db, options: DbLimiterOptions = {}): DbLimit
   }
 
   async function take(key: string, limit: number, n: number): Promise<number[]> {
-    const rows = await db.$queryRawUnsafe<{ slot: number }[]>(
+    const rows = await sql.$queryRawUnsafe<{ slot: number }[]>(
       `WITH free AS (
          SELECT key, slot FROM "EndpointSlot"
          WHERE key = $1 AND slot < $2 AND (holder IS NULL OR "leaseUntil" < ${NOW_UTC})
@@ -156,7 +159,7 @@ export function createDbLimiter(db: Db, options: DbLimiterOptions = {}): DbLimit
   }
 
   async function give(key: string, slot: number) {
-    await db.$executeRawUnsafe(`UPDATE "EndpointSlot" SET holder = NULL, "leaseUntil" = NULL WHERE key = $1 AND slot = $2 AND holder = $3`, key, slot, holder);
+    await sql.$executeRawUnsafe(`UPDATE "EndpointSlot" SET holder = NULL, "leaseUntil" = NULL WHERE key = $1 AND slot = $2 AND holder = $3`, key, slot, holder);
   }
 
   function waitForWake(s: KeyState, ms: number): Promise<void> {

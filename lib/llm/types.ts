@@ -57,6 +57,32 @@ export interface ChatRequest {
    */
   sample?: number;
   signal?: AbortSignal;
+  /**
+   * Where this call's LlmCall row goes instead of the client's database, when the client records
+   * calls (it was given a db): the caller stores the row with the call's result, in the statement
+   * that stores that result (lib/engine/call-buffer.ts). Absent: the client inserts the row itself.
+   */
+  record?: (row: LlmCallRecord) => void;
+}
+
+/** One LlmCall row as the client makes it (the columns it sets; id is the table's). */
+export interface LlmCallRecord {
+  endpointId: string | null;
+  role: CallPurpose;
+  trajectoryId: string | null;
+  runId: string | null;
+  stepIndex: number | null;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  latencyMs: number;
+  attempts: number;
+  cached: boolean;
+  retryReasons: string[];
+  error: string | null;
+  /** When the call ended (the row's createdAt). */
+  createdAt: Date;
 }
 
 export interface ChatResult {

@@ -5,6 +5,7 @@
 // keeps the trajectory and the engine resumes it from its stored steps (lib/engine/resume.ts).
 import "server-only";
 import type { Db } from "@/lib/db/client";
+import { fastSql } from "@/lib/db/fast-sql";
 import type { Run } from "@/lib/db/generated/client";
 import { NOW_UTC } from "@/lib/llm/endpoint-limiter";
 import { newTrajectoryId, startingTrajectoryInsert } from "@/lib/engine/trajectory-store";
@@ -94,7 +95,7 @@ const STARTING_SAGE_TRAJECTORY = `INSERT INTO "Trajectory" (id, "scenarioId", or
  * (reclaimLost) and queues a fresh job.
  */
 export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions): Promise<ClaimResult | null> {
-  const rows = await db.$queryRawUnsafe<ClaimRow[]>(
+  const rows = await fastSql(db).$queryRawUnsafe<ClaimRow[]>(
     `WITH ep AS (
        SELECT id, "runId", "caseId", "scenarioId", authority, "agentEndpointId", variant, mode, attempts, "trajectoryId", "sourceTrajectoryId", "evalKind", "criticMethod"
        FROM "RunEpisode" WHERE id = $1 AND status = 'QUEUED' FOR UPDATE

@@ -8,6 +8,7 @@
 //           policy: the partial trajectory of the failed attempt is deleted when the next begins).
 import "server-only";
 import type { Db } from "@/lib/db/client";
+import { fastSql } from "@/lib/db/fast-sql";
 import { AppError } from "@/lib/errors";
 import { recordAudit } from "@/lib/audit/record";
 import type { EpisodeQueue } from "@/lib/jobs/boss";
@@ -128,9 +129,11 @@ export async function controlRun(
 
 /** Marks the run DONE when no episode is queued, running or waiting for an intervention any more. Returns whether it did. */
 export async function finishRunIfComplete(db: Db, runId: string): Promise<boolean> {
-  const n = await db.$executeRaw`
-    UPDATE "Run" SET status = 'DONE', "finishedAt" = (now() AT TIME ZONE 'UTC'), "updatedAt" = (now() AT TIME ZONE 'UTC')
-    WHERE id = ${runId} AND status IN ('QUEUED', 'RUNNING', 'PAUSED')
-      AND NOT EXISTS (SELECT 1 FROM "RunEpisode" WHERE "runId" = ${runId} AND status IN ('QUEUED', 'RUNNING', 'WAITING'))`;
+  const n = await fastSql(db).$executeRawUnsafe(
+    `UPDATE "Run" SET status = 'DONE', "finishedAt" = (now() AT TIME ZONE 'UTC'), "updatedAt" = (now() AT TIME ZONE 'UTC')
+     WHERE id = $1 AND status IN ('QUEUED', 'RUNNING', 'PAUSED')
+       AND NOT EXISTS (SELECT 1 FROM "RunEpisode" WHERE "runId" = $1 AND status IN ('QUEUED', 'RUNNING', 'WAITING'))`,
+    runId,
+  );
   return n > 0;
 }

@@ -18,6 +18,7 @@
 // variant, mode, repeat), the share that had a successful attempt among trials 1..N + 1.
 import "server-only";
 import type { Db } from "@/lib/db/client";
+import { fastSql, type RawSql } from "@/lib/db/fast-sql";
 import type { TrialFeedback } from "@/lib/engine/episode-types";
 import { NOW_UTC } from "@/lib/llm/endpoint-limiter";
 import type { ClaimedEpisode } from "./episode-job";
@@ -41,7 +42,7 @@ const FENCE = `id = $1 AND "workerId" = $2 AND attempts = $3 AND status = 'RUNNI
  * the episode and the new trial's RunEpisode id, if any.
  */
 export async function markDoneWithTrials(db: Db, ep: ClaimedEpisode): Promise<{ stored: boolean; nextTrialId: string | null }> {
-  const markDone = (q: Pick<Db, "$executeRawUnsafe">) =>
+  const markDone = (q: Pick<RawSql, "$executeRawUnsafe">) =>
     q.$executeRawUnsafe(
       `UPDATE "RunEpisode" SET status = 'DONE', "finishedAt" = ${NOW_UTC}, "leaseUntil" = NULL, "lastError" = NULL, "errorKind" = NULL, "updatedAt" = ${NOW_UTC} WHERE ${FENCE}`,
       ep.runEpisodeId,
@@ -50,7 +51,7 @@ export async function markDoneWithTrials(db: Db, ep: ClaimedEpisode): Promise<{ 
     );
   // No trials possible (an evaluation or critic unit, or a run without the gate, as the claim
   // saw it: a run's gate never changes): the one UPDATE, no transaction.
-  if (ep.unit || ep.critic || ep.gated === false) return { stored: (await markDone(db)) > 0, nextTrialId: null };
+  if (ep.unit || ep.critic || ep.gated === false) return { stored: (await markDone(fastSql(db))) > 0, nextTrialId: null };
   return db.$transaction(async (tx) => {
     const n = await markDone(tx);
     if (n === 0) return { stored: false, nextTrialId: null };
