@@ -27,6 +27,14 @@ export interface DispatcherOptions<T extends object> {
   handle: (job: PgBoss.JobWithMetadata<T>, signal: AbortSignal) => Promise<JobOutcome>;
   /** Poll interval when the queue is empty (default 1000 ms). */
   pollMs?: number;
+  /**
+   * While the queue has work (the last fetch filled every free slot), fetch once at least this many
+   * slots are free — or batchWaitMs after fewer became free — instead of once per finished job
+   * (each fetch is a round trip). Default 1: fetch as soon as any slot is free.
+   */
+  minBatch?: number;
+  /** How long a free slot may wait for others before the fetch (default 100 ms; only with minBatch > 1). */
+  batchWaitMs?: number;
   onError?: (e: unknown) => void;
 }
 
@@ -51,8 +59,14 @@ export function startDispatcher<T extends object>(o: DispatcherOptions<T>): Disp
   const onError = o.onError ?? ((e) => console.error("[dispatcher]", e instanceof Error ? e.message : e));
   const inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
   const counts = { done: 0, retry: 0, requeue: 0, error: 0 };
+  const minBatch = Math.max(1, Math.min(o.concurrency, Math.floor(o.minBatch ?? 1)));
+  const batchWaitMs = o.batchWaitMs ?? 100;
   let stopping = false;
   let wake: (() => void) | null = null;
+  // Set while the loop waits for minBatch free slots: a finished job wakes it only once there are.
+  let batching = false;
+  // The last fetch filled every free slot: the queue probably has more.
+  let queueBusy = false;
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -100,17 +114,24 @@ export function startDispatcher<T extends object>(o: DispatcherOptions<T>): Disp
       }
     })().finally(() => {
       inFlight.delete(job.id);
-      wake?.();
+      if (!batching || o.concurrency - inFlight.size >= minBatch) wake?.();
     });
     inFlight.set(job.id, { controller, done });
   }
 
   const loop = (async () => {
     while (!stopping) {
-      const free = o.concurrency - inFlight.size;
+      let free = o.concurrency - inFlight.size;
       if (free <= 0) {
         await sleep(pollMs * 10);
         continue;
+      }
+      if (free < minBatch && queueBusy) {
+        batching = true;
+        await sleep(batchWaitMs);
+        batching = false;
+        if (stopping) break;
+        free = o.concurrency - inFlight.size;
       }
       let jobs: PgBoss.JobWithMetadata<T>[] = [];
       try {
@@ -118,6 +139,7 @@ export function startDispatcher<T extends object>(o: DispatcherOptions<T>): Disp
       } catch (e) {
         onError(e);
       }
+      queueBusy = jobs.length >= free;
       if (stopping) {
         // Fetched while stopping and not started: cancelled without using a retry; the run's
         // reconciler queues a fresh job for an episode left without one.
@@ -135,6 +157,7 @@ export function startDispatcher<T extends object>(o: DispatcherOptions<T>): Disp
     },
     counts,
     nudge() {
+      queueBusy = false;
       wake?.();
     },
     async stop({ drainMs = 30_000, abortGraceMs = 10_000 } = {}) {

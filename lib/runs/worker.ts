@@ -135,7 +135,14 @@ export async function startRunWorker(o: RunWorkerOptions): Promise<RunWorker> {
   await safe("reaper", reapNow)();
   await safe("reconciler", reconcileNow)();
 
-  const dispatcher = startDispatcher<EpisodeJobData>({ boss, queue: EPISODE_QUEUE, concurrency, handle, pollMs: o.pollMs ?? envNumber("WORKER_POLL_MS", 1000), onError: (e) => log(`job error: ${e instanceof Error ? e.message : String(e)}`) });
+  // A worker playing many episodes at once refills its slots an eighth at a time (or 100 ms after
+  // one freed): one fetch per few finished episodes instead of one each, and with 3 × the
+  // endpoint's lanes in flight the lanes stay busy meanwhile.
+  const dispatcher = startDispatcher<EpisodeJobData>({
+    boss, queue: EPISODE_QUEUE, concurrency, handle, pollMs: o.pollMs ?? envNumber("WORKER_POLL_MS", 1000),
+    minBatch: Math.max(1, Math.floor(concurrency / 8)), batchWaitMs: envNumber("WORKER_FETCH_WAIT_MS", 100),
+    onError: (e) => log(`job error: ${e instanceof Error ? e.message : String(e)}`),
+  });
   // Generation jobs (lib/runs/generation): their own queue, a couple at a time, same endpoint limits.
   const generation = await startGenerationDispatcher({ boss, db, workerId, limiter, log, pollMs: o.pollMs ?? envNumber("WORKER_POLL_MS", 1000) });
   const reaper = setInterval(safe("reaper", reapNow), reapMs);
