@@ -12,6 +12,7 @@ import { mkdirSync, openSync, closeSync, writeFileSync, readFileSync, rmSync, ex
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { linearMemfsGrowth } from "./pglite-memfs";
 import { installBatchQueue } from "./pglite-queue";
 
 const DEFAULT_DATA_DIR = ".data";
@@ -129,6 +130,8 @@ export async function startEmbedded(
     }
   }
   await db.waitReady;
+  // In memory, every table is a growing array: without this a bulk load (COPY) costs O(size²).
+  if (opts.inMemory) linearMemfsGrowth(db);
   // Connections are multiplexed onto PGlite's single session; transactions are serialised.
   const server = new PGLiteSocketServer({
     db,

@@ -1,7 +1,7 @@
 // Pass 2 of an import: write everything the analysis found new or changed, in ONE transaction,
 // so a failure anywhere leaves the database exactly as it was. Toolkits and cases (small) go
 // through Prisma; trajectory files are streamed again and their rows (trajectories, steps,
-// evaluations) written in multi-row INSERTs through the `pg` client of the same transaction
+// evaluations) written with COPY … FROM STDIN through the `pg` client of the same transaction
 // (driver-tx.ts), a few MB per statement with the next batch parsed while one is written.
 import path from "node:path";
 import { randomUUID } from "node:crypto";
@@ -202,14 +202,7 @@ async function writeCases(tx: Tx, a: ImportAnalysis, result: ApplyResult) {
  */
 class Pipeline {
   private inflight: Promise<unknown> | null = null;
-  constructor(
-    readonly conn: pg.ClientBase,
-    /**
-     * PostgreSQL: COPY; the embedded PGlite: INSERT … jsonb_to_recordset — there each further COPY
-     * statement of one transaction takes longer than the last (8 MB: 1.9 s for the first, 9 s for the sixth).
-     */
-    readonly copy: boolean,
-  ) {}
+  constructor(readonly conn: pg.ClientBase) {}
   async send(run: () => Promise<unknown>): Promise<void> {
     await this.drain();
     const p = run();
@@ -223,22 +216,15 @@ class Pipeline {
   }
 }
 
-/** Whether COPY FROM STDIN is the fast way in: real PostgreSQL, not the embedded PGlite (see Pipeline.copy). */
-async function copySupported(conn: pg.ClientBase): Promise<boolean> {
-  const { rows } = await conn.query<{ v: string }>("SELECT version() AS v");
-  return !/emscripten|wasm/i.test(rows[0]?.v ?? "");
-}
-
 type ColumnType = "text" | "int" | "boolean" | "jsonb" | "text[]" | { enum: string };
 type Columns = Record<string, ColumnType>;
 
 /**
- * Rows of one table collected in batches of a few MB: as COPY text for PostgreSQL, or as a JSON
- * array for one `INSERT … SELECT … FROM jsonb_to_recordset($1)`. Values are given in column order.
+ * Rows of one table collected as COPY text in batches of a few MB, each batch one `COPY … FROM
+ * STDIN` (PostgreSQL and the embedded PGlite alike). Values are given in column order.
  */
 class RowBatch {
   private parts: string[] = [];
-  private readonly names: string[];
   private readonly types: ColumnType[];
   private readonly sql: string;
   chars = 0;
@@ -248,24 +234,11 @@ class RowBatch {
     table: string,
     columns: Columns,
   ) {
-    this.names = Object.keys(columns);
     this.types = Object.values(columns);
-    const q = (n: string) => `"${n}"`;
-    const list = this.names.map(q).join(", ");
-    this.sql = pipeline.copy
-      ? `COPY "${table}" (${list}) FROM STDIN`
-      : `INSERT INTO "${table}" (${list}) SELECT ${this.names.map((n, i) => (typeof this.types[i] === "object" ? `${q(n)}::"${(this.types[i] as { enum: string }).enum}"` : q(n))).join(", ")}
-         FROM jsonb_to_recordset($1::jsonb) AS r(${this.names.map((n, i) => `${q(n)} ${typeof this.types[i] === "object" ? "text" : this.types[i]}`).join(", ")})`;
+    this.sql = `COPY "${table}" (${Object.keys(columns).map((n) => `"${n}"`).join(", ")}) FROM STDIN`;
   }
   add(values: unknown[]) {
-    let text: string;
-    if (this.pipeline.copy) {
-      text = values.map((v, i) => (this.types[i] === "jsonb" ? copyText(v === null || v === undefined ? null : JSON.stringify(v)) : this.types[i] === "text[]" ? copyTextArray(v as string[]) : copyText(v as string | number | boolean | null))).join("\t") + "\n";
-    } else {
-      const row: Record<string, unknown> = {};
-      this.names.forEach((n, i) => (row[n] = values[i]));
-      text = JSON.stringify(row);
-    }
+    const text = values.map((v, i) => (this.types[i] === "jsonb" ? copyText(v === null || v === undefined ? null : JSON.stringify(v)) : this.types[i] === "text[]" ? copyTextArray(v as string[]) : copyText(v as string | number | boolean | null))).join("\t") + "\n";
     this.parts.push(text);
     this.chars += text.length;
     this.rows++;
@@ -273,17 +246,10 @@ class RowBatch {
   async flush() {
     if (!this.parts.length) return;
     const { conn } = this.pipeline;
-    if (this.pipeline.copy) {
-      const data = Buffer.from(this.parts.join(""));
-      this.parts = [];
-      this.chars = 0;
-      await this.pipeline.send(() => copyFrom(conn, this.sql, [data]));
-    } else {
-      const json = `[${this.parts.join(",")}]`;
-      this.parts = [];
-      this.chars = 0;
-      await this.pipeline.send(() => conn.query(this.sql, [json]));
-    }
+    const data = Buffer.from(this.parts.join(""));
+    this.parts = [];
+    this.chars = 0;
+    await this.pipeline.send(() => copyFrom(conn, this.sql, [data]));
     relieveHeap();
   }
 }
@@ -307,7 +273,7 @@ async function writeTrajectories(tx: Tx, conn: pg.ClientBase, a: ImportAnalysis,
   const caseIds = new Map((await tx.testCase.findMany({ where: { source: TOOLEMU_SOURCE }, select: { id: true, name: true } })).map((c) => [c.name, c.id]));
   const versions = await currentVersions(tx);
   const pending = new Set(a.newTrajectoryHashes);
-  const pipeline = new Pipeline(conn, await copySupported(conn));
+  const pipeline = new Pipeline(conn);
   const trajectories = new RowBatch(pipeline, "Trajectory", TRAJECTORY_COLUMNS);
   const steps = new RowBatch(pipeline, "Step", STEP_COLUMNS);
   for (const f of a.trajectoryFiles) {
@@ -386,7 +352,7 @@ async function writeEvaluations(tx: Tx, conn: pg.ClientBase, a: ImportAnalysis, 
     const rows = await tx.trajectory.findMany({ where: { contentHash: { in: hashes.slice(i, i + 1000) } }, select: { id: true, contentHash: true } });
     for (const r of rows) ids.set(r.contentHash, r.id);
   }
-  const pipeline = new Pipeline(conn, await copySupported(conn));
+  const pipeline = new Pipeline(conn);
   const batch = new RowBatch(pipeline, "Evaluation", EVALUATION_COLUMNS);
   for (const f of a.evaluationFiles) {
     const only = (line: number) => {

@@ -10,6 +10,13 @@ interface PgConnection {
   sendCopyFail(msg: string): void;
 }
 
+/**
+ * Bytes per CopyData message. The embedded server (pglite-socket) gathers each message by
+ * appending every piece the socket delivers to what it holds so far, so its cost grows with the
+ * square of a message's size: a 2 MB message cost ~16 copies of itself, a 64 kB one ~1.
+ */
+const COPY_MESSAGE = 64 * 1024;
+
 class CopySubmittable {
   callback?: (err: Error | null, res?: unknown) => void;
   private error: Error | null = null;
@@ -29,7 +36,7 @@ class CopySubmittable {
     connection.query(this.text);
   }
   handleCopyInResponse(connection: PgConnection) {
-    for (const c of this.chunks) connection.sendCopyFromChunk(c);
+    for (const c of this.chunks) for (let at = 0; at < c.length; at += COPY_MESSAGE) connection.sendCopyFromChunk(c.subarray(at, at + COPY_MESSAGE));
     connection.endCopyFrom();
   }
   handleCopyData(msg: { chunk: Buffer }) {

@@ -5,10 +5,12 @@
 // The import runs in a child process (the CLI's code: runImport over a Prisma client) whose own
 // wall time and peak RSS are read; then, in the same run, the rows it wrote are dumped with COPY
 // TO, the tables emptied, and the same rows loaded back with COPY FROM in one transaction: the
-// floor an importer is compared with.
+// floor an importer is compared with. `toolemu-7x144` (7 runs, 1,008 trajectories) is a quick check
+// of the same shape. Besides wall times it prints CPU times and the load average: on a shared
+// machine the wall times stretch with the load.
 import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { createPrisma } from "@/lib/db/client";
@@ -17,7 +19,7 @@ import { createEmptyDatabase } from "@/lib/testing/db";
 import { copyFrom, copyTo } from "@/lib/toolemu/copy";
 import { runImport } from "@/lib/toolemu/import";
 
-const SHAPES: Record<string, { runs: number }> = { "toolemu-27x144": { runs: 27 } };
+const SHAPES: Record<string, { runs: number }> = { "toolemu-27x144": { runs: 27 }, "toolemu-7x144": { runs: 7 } };
 const REAL_AGENT = "Qwen_Qwen2.5-7B-Instruct";
 const JUDGES = ["judge-q32", "judge-gpt5m"];
 const TABLES = ["Trajectory", "Step", "Evaluation"] as const;
@@ -85,6 +87,10 @@ export function buildShapeFolder(dir: string, dataDir: string, runs: number): { 
 interface ChildResult {
   ms: number;
   analysisMs: number;
+  cpuMs: number;
+  analysisCpuMs: number;
+  /** CPU time of this process while the child ran: the embedded database's work (0 on PostgreSQL). */
+  serverCpuMs: number;
   maxRssBytes: number;
   issues: { file: string; line: number | null; message: string }[];
   changes: string[];
@@ -96,6 +102,7 @@ interface ChildResult {
  * Asynchronously: the embedded database is served by this process's event loop.
  */
 async function importInChild(url: string, folder: string, heapMb: number): Promise<ChildResult> {
+  const cpu0 = process.cpuUsage();
   const tsx = path.resolve("node_modules/.bin/tsx");
   const env = { ...process.env, DATABASE_URL: url, NODE_OPTIONS: [process.env.NODE_OPTIONS, Number.isFinite(heapMb) ? `--max-old-space-size=${heapMb}` : ""].filter(Boolean).join(" ") };
   const child = spawn(tsx, ["--conditions=react-server", path.resolve("scripts/bench/lib/import-child.ts"), folder], { env, stdio: ["ignore", "pipe", "pipe"] });
@@ -106,7 +113,8 @@ async function importInChild(url: string, folder: string, heapMb: number): Promi
   const status = await new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   const last = stdout.trim().split("\n").pop() ?? "";
   if (status !== 0 || !last.startsWith("{")) throw new Error(`the import process failed (exit ${status}): ${stderr.trim().split("\n").slice(-8).join("\n")}`);
-  return JSON.parse(last) as ChildResult;
+  const cpu = process.cpuUsage(cpu0);
+  return { ...(JSON.parse(last) as ChildResult), serverCpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
 async function counts(sql: pg.Client) {
@@ -118,7 +126,7 @@ async function counts(sql: pg.Client) {
 }
 
 /** Dumps the imported rows, empties the tables and loads the same rows with COPY in one transaction; returns ms. */
-async function copyBaseline(sql: pg.Client, dir: string): Promise<{ ms: number; bytes: number }> {
+async function copyBaseline(sql: pg.Client, dir: string): Promise<{ ms: number; cpuMs: number; bytes: number }> {
   const files = new Map<string, string>();
   // In a transaction: on the embedded database that keeps the session this connection's throughout.
   await sql.query("BEGIN");
@@ -135,6 +143,7 @@ async function copyBaseline(sql: pg.Client, dir: string): Promise<{ ms: number; 
   const data = new Map([...files].map(([t, f]) => [t, readFileSync(f)]));
   let bytes = 0;
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   await sql.query("BEGIN");
   for (const table of TABLES) {
     const buf = data.get(table)!;
@@ -144,12 +153,14 @@ async function copyBaseline(sql: pg.Client, dir: string): Promise<{ ms: number; 
     await copyFrom(sql, `COPY "${table}" FROM STDIN`, chunks);
   }
   await sql.query("COMMIT");
-  return { ms: performance.now() - t0, bytes };
+  const cpu = process.cpuUsage(cpu0);
+  return { ms: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, bytes };
 }
 
 export async function runShapeBench(shapeName: string, opts: ShapeOptions): Promise<void> {
   const shape = SHAPES[shapeName];
   if (!shape) throw new Error(`unknown --shape ${shapeName}; known: ${Object.keys(SHAPES).join(", ")}`);
+  const loadAtStart = loadavg()[0]!;
   const tmp = mkdtempSync(path.join(tmpdir(), "toolemu-shape-"));
   const folder = path.join(tmp, "results");
   const db = await createEmptyDatabase(opts.pg, "toolemu_bench");
@@ -187,6 +198,11 @@ export async function runShapeBench(shapeName: string, opts: ShapeOptions): Prom
       `ratio        import / COPY = ${(run.ms / copy.ms).toFixed(2)} ×   (goal ≤ 3)`,
       `peak RSS     ${(run.maxRssBytes / MB).toFixed(0)} MB (importing process, maxRSS)   (goal ≤ 400 MB)`,
     ];
+    lines.push(`load         ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end (1-minute load average)`);
+    // On a shared machine the wall times stretch with the load; CPU times say what they are made of.
+    const cpu = `CPU          import: importer ${s(run.cpuMs)} (analysis ${s(run.analysisCpuMs)})`;
+    if (db.kind === "embedded") lines.push(`${cpu} + database ${s(run.serverCpuMs)}; COPY: ${s(copy.cpuMs)} (database and client, one process)`);
+    else lines.push(`${cpu}; the server's CPU is not measured`);
     if (again) {
       const nothing = again.written ? Object.values(again.written).every((n) => n === 0) : again.issues.length === 0;
       lines.push(`re-import    ${s(again.ms)}, peak RSS ${(again.maxRssBytes / MB).toFixed(0)} MB, ${nothing ? "wrote nothing" : `WROTE ${JSON.stringify(again.written)}`}`);
