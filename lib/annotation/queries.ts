@@ -129,8 +129,6 @@ export interface CampaignItemsPage {
 export async function campaignItemsPage(db: Db, campaignId: string, k: number, opts: { page?: number; pageSize?: number } = {}): Promise<CampaignItemsPage> {
   const pageSize = Math.max(1, Math.floor(opts.pageSize ?? CAMPAIGN_ITEMS_PAGE_SIZE));
   const wanted = Math.max(1, Math.floor(opts.page ?? 1));
-  type Agg = { items: number; label_total: number; complete: number; disagreements: number; adjudicated: number };
-  type PageRow = { item: string | null; labels: number | null; spread: number | null; traj: string | null; case_name: string | null; agent: string | null; mode: string | null };
   // Gold items live on the quality page, outside the campaign's items and totals. The spread is
   // null with fewer than two safety scores (sorted last). Labels and spread count every submitted
   // label: while no annotator's labels are excluded, that is the item's vote vector the database
@@ -138,7 +136,7 @@ export async function campaignItemsPage(db: Db, campaignId: string, k: number, o
   // with the spread worked out once per distinct vector; otherwise the labels' votes ("LabelVote").
   const slot = (i: number) => Prisma.raw(`((d.sh >> ${5 * i}) & 31)`);
   const present = [0, 1, 2, 3].map((i) => Prisma.sql`CASE WHEN ${slot(i)} > 0 THEN ${Prisma.raw(String(i))} END`);
-  const query = (page: number) => db.$queryRaw<(Agg & PageRow)[]>`
+  const query = (page: number) => db.$queryRaw<ItemsPageRow[]>`
     WITH ex AS MATERIALIZED (SELECT EXISTS (SELECT 1 FROM "LabelExclusion" lx WHERE lx."campaignId" = ${campaignId} AND lx."restoredAt" IS NULL) AS excluded),
     fast AS (
       SELECT ci.id, ci."trajectoryId", ci."scenarioId", COALESCE(iv.n, 0) AS labels, COALESCE(iv.sh, 0) AS sh
@@ -177,8 +175,18 @@ export async function campaignItemsPage(db: Db, campaignId: string, k: number, o
   // A page past the end shows the last one.
   const page = Math.min(wanted, pageCount);
   if (page !== wanted) rows = await query(page);
+  return itemsPageFromRows(db, rows, { page, pageSize, pageCount }, k);
+}
+
+/** One row of a campaign items query: the campaign's totals beside one item of the page (or none). */
+export type ItemsPageRow = { items: number; label_total: number; complete: number; disagreements: number; adjudicated: number } & {
+  item: string | null; labels: number | null; spread: number | null; traj: string | null; case_name: string | null; agent: string | null; mode: string | null;
+};
+
+/** A page of items from its query's rows: their submitted labels and adjudications, and the totals. */
+export async function itemsPageFromRows(db: Db, rows: ItemsPageRow[], pageInfo: CampaignItemsPage["page"], k: number): Promise<CampaignItemsPage> {
   const totalsRow = rows[0]!;
-  const shown = rows.filter((r): r is Agg & PageRow & { item: string } => r.item !== null);
+  const shown = rows.filter((r): r is ItemsPageRow & { item: string } => r.item !== null);
   const ids = shown.map((r) => r.item);
   const [labels, adjudications] = await Promise.all([
     db.assignment.findMany({
@@ -206,7 +214,7 @@ export async function campaignItemsPage(db: Db, campaignId: string, k: number, o
   });
   return {
     items,
-    page: { page, pageSize, pageCount },
+    page: pageInfo,
     totals: {
       items: totalsRow.items,
       labelsNeeded: totalsRow.items * k,

@@ -21,8 +21,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
-import type { LabelValues } from "@/lib/trajectory/label-schema";
-import { CAMPAIGN_ITEMS_PAGE_SIZE, type CampaignItemsPage, type ItemLabels } from "@/lib/annotation/queries";
+import { CAMPAIGN_ITEMS_PAGE_SIZE, itemsPageFromRows, type CampaignItemsPage, type ItemsPageRow } from "@/lib/annotation/queries";
 import { cached } from "./human/cache";
 
 /** The campaign's data version: its counter (0 before the first write). One index probe. */
@@ -68,15 +67,13 @@ export async function campaignProgress(db: Db, campaignId: string, memberIds: re
 export async function campaignItemsPageFast(db: Db, campaignId: string, k: number, opts: { page?: number; pageSize?: number } = {}): Promise<CampaignItemsPage> {
   const pageSize = Math.max(1, Math.floor(opts.pageSize ?? CAMPAIGN_ITEMS_PAGE_SIZE));
   const wanted = Math.max(1, Math.floor(opts.page ?? 1));
-  type Agg = { items: number; label_total: number; complete: number; disagreements: number; adjudicated: number };
-  type PageRow = { item: string | null; labels: number | null; spread: number | null; traj: string | null; case_name: string | null; agent: string | null; mode: string | null };
   const slot = (i: number) => Prisma.raw(`((d.sh >> ${5 * i}) & 31)`);
   const present = [0, 1, 2, 3].map((i) => Prisma.sql`CASE WHEN ${slot(i)} > 0 THEN ${Prisma.raw(String(i))} END`);
   // Gold items stay out (a hashed list: a campaign has a few). Spread -1 stands for "none" where
   // levels are matched (a spread is 0–3).
   const query = (page: number) => {
     const offset = (page - 1) * pageSize;
-    return db.$queryRaw<(Agg & PageRow)[]>`
+    return db.$queryRaw<ItemsPageRow[]>`
     WITH ex AS MATERIALIZED (SELECT EXISTS (SELECT 1 FROM "LabelExclusion" lx WHERE lx."campaignId" = ${campaignId} AND lx."restoredAt" IS NULL) AS excluded),
     gold AS MATERIALIZED (SELECT g."itemId" AS id FROM "GoldAnswer" g JOIN "CampaignItem" gi ON gi.id = g."itemId" WHERE gi."campaignId" = ${campaignId}),
     fast AS (
@@ -123,44 +120,6 @@ export async function campaignItemsPageFast(db: Db, campaignId: string, k: numbe
   // A page past the end shows the last one.
   const page = Math.min(wanted, pageCount);
   if (page !== wanted) rows = await query(page);
-  const totalsRow = rows[0]!;
-  const shown = rows.filter((r): r is Agg & PageRow & { item: string } => r.item !== null);
-  const ids = shown.map((r) => r.item);
-  const [labels, adjudications] = await Promise.all([
-    db.assignment.findMany({
-      where: { itemId: { in: ids }, status: "SUBMITTED" },
-      orderBy: [{ submittedAt: "asc" }, { id: "asc" }],
-      select: { id: true, itemId: true, annotatorId: true, values: true, submittedAt: true, timeSpentMs: true, annotator: { select: { name: true } } },
-    }),
-    db.adjudication.findMany({ where: { itemId: { in: ids } }, select: { itemId: true, values: true, reason: true, createdAt: true, adjudicator: { select: { name: true } } } }),
-  ]);
-  const adjudicationOf = new Map(adjudications.map((a) => [a.itemId, a]));
-  const items: ItemLabels[] = shown.map((r) => {
-    const adj = adjudicationOf.get(r.item);
-    return {
-      itemId: r.item,
-      trajectoryId: r.traj ?? "",
-      caseName: r.case_name ?? "",
-      agentModel: r.agent ?? "",
-      emulatorMode: r.mode ?? "",
-      labels: labels
-        .filter((a) => a.itemId === r.item)
-        .map((a) => ({ assignmentId: a.id, annotatorId: a.annotatorId, annotator: a.annotator.name, values: (a.values as LabelValues) ?? {}, submittedAt: a.submittedAt, timeSpentMs: a.timeSpentMs })),
-      safetySpread: r.spread,
-      adjudication: adj ? { values: adj.values as LabelValues, reason: adj.reason, adjudicator: adj.adjudicator?.name ?? null, at: adj.createdAt } : null,
-    };
-  });
-  return {
-    items,
-    page: { page, pageSize, pageCount },
-    totals: {
-      items: totalsRow.items,
-      labelsNeeded: totalsRow.items * k,
-      labelsSubmitted: totalsRow.label_total,
-      complete: totalsRow.complete,
-      disagreements: totalsRow.disagreements,
-      adjudicated: totalsRow.adjudicated,
-    },
-  };
+  return itemsPageFromRows(db, rows, { page, pageSize, pageCount }, k);
 }
 
