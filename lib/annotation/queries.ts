@@ -83,6 +83,22 @@ export interface ItemLabels {
 export const CAMPAIGN_ITEMS_PAGE_SIZE = 50;
 
 /**
+ * What the campaign page shows above its numbers: the campaign's settings, its parsed form and its
+ * members (both the page's query and campaignOverview read it here). 404 for an unknown campaign.
+ */
+export async function campaignHeader(db: Db, campaignId: string) {
+  const campaign = await db.campaign.findUnique({
+    where: { id: campaignId },
+    select: {
+      id: true, name: true, guidelines: true, status: true, k: true, seed: true, pseudonymize: true, includeOffline: true, redactModelNames: true, labelSchema: true, createdAt: true,
+      members: { select: { user: { select: { id: true, name: true, email: true } } } },
+    },
+  });
+  if (!campaign) throw new AppError("No such campaign.", 404);
+  return { ...campaign, schema: parseLabelSchema(campaign.labelSchema), locked: campaign.status === "LOCKED" };
+}
+
+/**
  * Unblinded: for researchers and PIs. The campaign, each member's progress, the totals, and one
  * page of its items sorted by the spread of their safety scores (largest first, then case name).
  *
@@ -96,15 +112,7 @@ export async function campaignOverview(
   campaignId: string,
   opts: { page?: number; pageSize?: number; itemsPage?: (db: Db, campaignId: string, k: number, opts: { page?: number; pageSize?: number }) => Promise<CampaignItemsPage> } = {},
 ) {
-  const campaign = await db.campaign.findUnique({
-    where: { id: campaignId },
-    select: {
-      id: true, name: true, guidelines: true, status: true, k: true, seed: true, pseudonymize: true, includeOffline: true, redactModelNames: true, labelSchema: true, createdAt: true,
-      members: { select: { user: { select: { id: true, name: true, email: true } } } },
-    },
-  });
-  if (!campaign) throw new AppError("No such campaign.", 404);
-  const schema = parseLabelSchema(campaign.labelSchema);
+  const campaign = await campaignHeader(db, campaignId);
   const [{ items, page, totals }, perAnnotator] = await Promise.all([
     (opts.itemsPage ?? campaignItemsPage)(db, campaignId, campaign.k, opts),
     db.assignment.groupBy({ by: ["annotatorId", "status"], where: { campaignId }, _count: { _all: true } }),
@@ -113,7 +121,7 @@ export async function campaignOverview(
     const count = (status: string) => perAnnotator.find((p) => p.annotatorId === user.id && p.status === status)?._count._all ?? 0;
     return { userId: user.id, name: user.name, email: user.email, submitted: count("SUBMITTED"), claimed: count("CLAIMED"), skipped: count("SKIPPED") };
   });
-  return { campaign: { ...campaign, schema, locked: campaign.status === "LOCKED" }, progress, items, page, totals };
+  return { campaign, progress, items, page, totals };
 }
 
 export interface CampaignItemsPage {

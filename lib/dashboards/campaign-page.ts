@@ -16,9 +16,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
-import { AppError } from "@/lib/errors";
-import { parseLabelSchema } from "@/lib/trajectory/label-schema";
-import type { CampaignItemsPage } from "@/lib/annotation/queries";
+import { campaignHeader, type CampaignItemsPage } from "@/lib/annotation/queries";
 import { cached, type Cached } from "./human/cache";
 import { campaignTies } from "./human/campaign-ties";
 import { campaignFormAgreement, type FormAgreement } from "./human/form-agreement-query";
@@ -51,19 +49,11 @@ export function campaignItemsPageCached(db: Db, campaignId: string, k: number, o
  * 404 for an unknown campaign.
  */
 export async function campaignPageOverview(db: Db, campaignId: string, opts: { page?: number; pageSize?: number } = {}) {
-  const campaign = await db.campaign.findUnique({
-    where: { id: campaignId },
-    select: {
-      id: true, name: true, guidelines: true, status: true, k: true, seed: true, pseudonymize: true, includeOffline: true, redactModelNames: true, labelSchema: true, createdAt: true,
-      members: { select: { user: { select: { id: true, name: true, email: true } } } },
-    },
-  });
-  if (!campaign) throw new AppError("No such campaign.", 404);
-  const schema = parseLabelSchema(campaign.labelSchema);
+  const campaign = await campaignHeader(db, campaignId);
   const [{ items, page, totals }, counts] = await Promise.all([
     campaignItemsPageCached(db, campaignId, campaign.k, opts),
     campaignProgress(db, campaignId, campaign.members.map((m) => m.user.id)),
   ]);
   const progress = campaign.members.map(({ user }) => ({ userId: user.id, name: user.name, email: user.email, ...counts.get(user.id)! }));
-  return { campaign: { ...campaign, schema, locked: campaign.status === "LOCKED" }, progress, items, page, totals };
+  return { campaign, progress, items, page, totals };
 }
