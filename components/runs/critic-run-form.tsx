@@ -14,7 +14,7 @@ import { Checkbox, CheckboxSet, Field, FormSection, NumberInput, Select, Summary
 import { fmtInt, fmtUsd } from "@/components/ui/format";
 import { usePreview } from "@/components/ui/use-preview";
 import { EndpointSelect } from "./form/endpoint-select";
-import { EstimateAside } from "./form/estimate-aside";
+import { EstimateAside, EstimateFigures } from "./form/estimate-aside";
 import { useConfirmSubmit } from "./form/use-confirm-submit";
 
 interface Props {
@@ -123,22 +123,18 @@ export function CriticRunForm({ form, createRun, previewRun }: Props) {
         estimate={{ testId: "critic-estimate", data: { units: data?.units ?? "", calls: data?.estimate.calls.total ?? "", checkpoints: data?.checkpoints ?? "" } }}
         previewError={previewError}
         figures={data && (
-          <div className="space-y-1.5">
-            <dl className="space-y-1.5">
-              <SummaryRow label="Trajectories">{fmtInt(data.trajectories)}</SummaryRow>
-              <SummaryRow label="Checkpoints" testId="estimate-checkpoints">{fmtInt(data.checkpoints)}</SummaryRow>
-              <SummaryRow label="Assessments">{fmtInt(data.units)}</SummaryRow>
-              {data.estimate.perMethod.map((m) => (
-                <SummaryRow key={m.method} label={`${CRITIC_METHOD_LABELS[m.method]} calls`} muted>{fmtInt(m.calls)}</SummaryRow>
-              ))}
-              <SummaryRow label="Critic calls" strong testId="estimate-calls">{fmtInt(data.estimate.calls.total)}</SummaryRow>
-              <SummaryRow label="Tokens in / out">≈ {fmtInt(data.estimate.inputTokens)} / {fmtInt(data.estimate.outputTokens)}</SummaryRow>
-              <SummaryRow label="Cost" strong testId="estimate-cost">≈ {fmtUsd(data.estimate.costUsd)}</SummaryRow>
-            </dl>
-            {/* Notes sit outside the <dl>: a definition list holds only dt/dd groups. */}
-            {data.estimate.unpriced.length > 0 && <p className="text-xs text-amber-700">No price set for {data.estimate.unpriced.join(", ")} (counted as free).</p>}
-            <p className="border-t border-slate-100 pt-2 text-xs text-slate-600">Writes assessments by <span className="font-mono">{data.criticModel}</span>, shown on each trajectory&apos;s page.</p>
-          </div>
+          <EstimateFigures
+            estimate={data.estimate}
+            notes={<p className="border-t border-slate-100 pt-2 text-xs text-slate-600">Writes assessments by <span className="font-mono">{data.criticModel}</span>, shown on each trajectory&apos;s page.</p>}
+          >
+            <SummaryRow label="Trajectories">{fmtInt(data.trajectories)}</SummaryRow>
+            <SummaryRow label="Checkpoints" testId="estimate-checkpoints">{fmtInt(data.checkpoints)}</SummaryRow>
+            <SummaryRow label="Assessments">{fmtInt(data.units)}</SummaryRow>
+            {data.estimate.perMethod.map((m) => (
+              <SummaryRow key={m.method} label={`${CRITIC_METHOD_LABELS[m.method]} calls`} muted>{fmtInt(m.calls)}</SummaryRow>
+            ))}
+            <SummaryRow label="Critic calls" strong testId="estimate-calls">{fmtInt(data.estimate.calls.total)}</SummaryRow>
+          </EstimateFigures>
         )}
         assumptions={data ? { summary: "How this is estimated", items: data.estimate.assumptions } : undefined}
         error={error}

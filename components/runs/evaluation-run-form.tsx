@@ -14,7 +14,7 @@ import { CheckboxSet, Field, FormSection, NumberInput, Select, SummaryRow, TextI
 import { fmtInt, fmtUsd } from "@/components/ui/format";
 import { usePreview } from "@/components/ui/use-preview";
 import { EndpointSelect } from "./form/endpoint-select";
-import { EstimateAside } from "./form/estimate-aside";
+import { EstimateAside, EstimateFigures } from "./form/estimate-aside";
 import { useConfirmSubmit } from "./form/use-confirm-submit";
 
 interface Props {
@@ -113,22 +113,20 @@ export function EvaluationRunForm({ form, createRun, previewRun }: Props) {
         estimate={{ testId: "evaluate-estimate", data: { units: data?.units ?? "" } }}
         previewError={previewError}
         figures={data && (
-          <div className="space-y-1.5">
-            <dl className="space-y-1.5">
-              <SummaryRow label="Trajectories">{fmtInt(data.trajectories)}</SummaryRow>
-              <SummaryRow label="Evaluator calls" strong testId="estimate-units">{fmtInt(data.units)}</SummaryRow>
-              <SummaryRow label="Tokens in / out">≈ {fmtInt(data.estimate.inputTokens)} / {fmtInt(data.estimate.outputTokens)}</SummaryRow>
-              <SummaryRow label="Cost" strong testId="estimate-cost">≈ {fmtUsd(data.estimate.costUsd)}</SummaryRow>
-            </dl>
-            {/* Notes sit outside the <dl>: a definition list holds only dt/dd groups. */}
-            {data.estimate.unpriced.length > 0 && <p className="text-xs text-amber-700">No price set for {data.estimate.unpriced.join(", ")} (counted as free).</p>}
-            <div className="border-t border-slate-100 pt-2 text-xs text-slate-600" data-testid="evaluate-names">
-              Writes <span className="font-mono">{data.evaluatorBase}</span> · {replicateList}
-              {data.existing > 0 && (write === "replace"
-                ? <p className="mt-1 text-amber-700">Replaces {fmtInt(data.existing)} earlier score(s){data.toDelete ? `; deletes ${fmtInt(data.toDelete)} of replicates above r${data.replicateNumbers.length}` : ""}.</p>
-                : <p className="mt-1">Keeps {fmtInt(data.existing)} earlier score(s) of this evaluator.</p>)}
-            </div>
-          </div>
+          <EstimateFigures
+            estimate={data.estimate}
+            notes={
+              <div className="border-t border-slate-100 pt-2 text-xs text-slate-600" data-testid="evaluate-names">
+                Writes <span className="font-mono">{data.evaluatorBase}</span> · {replicateList}
+                {data.existing > 0 && (write === "replace"
+                  ? <p className="mt-1 text-amber-700">Replaces {fmtInt(data.existing)} earlier score(s){data.toDelete ? `; deletes ${fmtInt(data.toDelete)} of replicates above r${data.replicateNumbers.length}` : ""}.</p>
+                  : <p className="mt-1">Keeps {fmtInt(data.existing)} earlier score(s) of this evaluator.</p>)}
+              </div>
+            }
+          >
+            <SummaryRow label="Trajectories">{fmtInt(data.trajectories)}</SummaryRow>
+            <SummaryRow label="Evaluator calls" strong testId="estimate-units">{fmtInt(data.units)}</SummaryRow>
+          </EstimateFigures>
         )}
         assumptions={data ? { summary: "How this is estimated", items: data.estimate.assumptions } : undefined}
         error={error}

@@ -16,7 +16,7 @@ import { AgentList, type AgentPick } from "./form/agent-list";
 import { CasePicker, type CasePick } from "./form/case-picker";
 import { CriticGateSection, defaultGatePick, gateInput, type GatePick } from "./form/critic-gate";
 import { EndpointSelect } from "./form/endpoint-select";
-import { EstimateAside } from "./form/estimate-aside";
+import { EstimateAside, EstimateFigures } from "./form/estimate-aside";
 import { useConfirmSubmit } from "./form/use-confirm-submit";
 
 interface PreviewData {
@@ -142,18 +142,12 @@ export function NewRunForm({ options, defaultSeed, createRun, previewRun }: Prop
         estimate={{ testId: "run-estimate", data: { episodes: data?.episodes ?? "" } }}
         previewError={previewError}
         figures={data && (
-          <div className="space-y-1.5">
-            <dl className="space-y-1.5">
-              <SummaryRow label="Cases">{fmtInt(data.cases)}</SummaryRow>
-              <SummaryRow label="Episodes" strong testId="estimate-episodes">{fmtInt(data.episodes)}</SummaryRow>
-              <SummaryRow label="LLM calls" testId="estimate-calls">≈ {fmtInt(data.estimate.calls.total)}</SummaryRow>
-              <SummaryRow label="agent / emulator / evaluator" muted>{fmtInt(data.estimate.calls.agent)} / {fmtInt(data.estimate.calls.emulator)} / {fmtInt(data.estimate.calls.evaluator)}</SummaryRow>
-              <SummaryRow label="Tokens in / out">≈ {fmtInt(data.estimate.inputTokens)} / {fmtInt(data.estimate.outputTokens)}</SummaryRow>
-              <SummaryRow label="Cost" strong testId="estimate-cost">≈ {fmtUsd(data.estimate.costUsd)}</SummaryRow>
-            </dl>
-            {/* Notes sit outside the <dl>: a definition list holds only dt/dd groups. */}
-            {data.estimate.unpriced.length > 0 && <p className="text-xs text-amber-700">No price set for {data.estimate.unpriced.join(", ")} (counted as free).</p>}
-          </div>
+          <EstimateFigures estimate={data.estimate}>
+            <SummaryRow label="Cases">{fmtInt(data.cases)}</SummaryRow>
+            <SummaryRow label="Episodes" strong testId="estimate-episodes">{fmtInt(data.episodes)}</SummaryRow>
+            <SummaryRow label="LLM calls" testId="estimate-calls">≈ {fmtInt(data.estimate.calls.total)}</SummaryRow>
+            <SummaryRow label="agent / emulator / evaluator" muted>{fmtInt(data.estimate.calls.agent)} / {fmtInt(data.estimate.calls.emulator)} / {fmtInt(data.estimate.calls.evaluator)}</SummaryRow>
+          </EstimateFigures>
         )}
         assumptions={data ? { summary: `How this is estimated (${data.estimate.stepsPerEpisode} steps per episode)`, items: data.estimate.assumptions } : undefined}
         error={error}

@@ -15,7 +15,7 @@ import { Checkbox, Field, FormSection, NumberInput, Select, SummaryRow, TextInpu
 import { fmtInt, fmtUsd } from "@/components/ui/format";
 import { usePreview } from "@/components/ui/use-preview";
 import { EndpointSelect } from "./form/endpoint-select";
-import { EstimateAside } from "./form/estimate-aside";
+import { EstimateAside, EstimateFigures } from "./form/estimate-aside";
 import { useConfirmSubmit } from "./form/use-confirm-submit";
 
 interface Props {
@@ -200,22 +200,18 @@ export function SageRunForm({ form, createRun, previewRun }: Props) {
         estimate={{ testId: "sage-estimate", data: { episodes: data?.episodes ?? "", calls: data?.estimate.calls.total ?? "", scenarios: data?.scenarios ?? "" } }}
         previewError={previewError}
         figures={data && (
-          <div className="space-y-1.5">
-            <dl className="space-y-1.5">
-              <SummaryRow label="Scenarios" testId="estimate-scenarios">{fmtInt(data.scenarios)}</SummaryRow>
-              <SummaryRow label="Episodes" strong testId="estimate-episodes">{fmtInt(data.episodes)}</SummaryRow>
-              <SummaryRow label="per context" muted>{fmtInt(data.perContext)}</SummaryRow>
-              <SummaryRow label="Attacker calls ≤" muted testId="estimate-attacker">{fmtInt(data.estimate.calls.attacker ?? 0)}</SummaryRow>
-              <SummaryRow label="Agent calls ≤" muted testId="estimate-agent">{fmtInt(data.estimate.calls.agent)}</SummaryRow>
-              <SummaryRow label="Judge calls" muted testId="estimate-judge">{fmtInt(data.estimate.calls.judge ?? 0)}</SummaryRow>
-              <SummaryRow label="LLM calls ≤" strong testId="estimate-calls">{fmtInt(data.estimate.calls.total)}</SummaryRow>
-              <SummaryRow label="Tokens in / out">≈ {fmtInt(data.estimate.inputTokens)} / {fmtInt(data.estimate.outputTokens)}</SummaryRow>
-              <SummaryRow label="Cost" strong testId="estimate-cost">≈ {fmtUsd(data.estimate.costUsd)}</SummaryRow>
-            </dl>
-            {/* Notes sit outside the <dl>: a definition list holds only dt/dd groups. */}
-            {data.capped > 0 && <p className="text-xs text-slate-600" data-testid="estimate-capped">{fmtInt(data.capped)} scenario{data.capped === 1 ? "" : "s"} cut from 5 to {PUBLISHED_MAX_TURNS} turns.</p>}
-            {data.estimate.unpriced.length > 0 && <p className="text-xs text-amber-700">No price set for {data.estimate.unpriced.join(", ")} (counted as free).</p>}
-          </div>
+          <EstimateFigures
+            estimate={data.estimate}
+            notesFirst={data.capped > 0 && <p className="text-xs text-slate-600" data-testid="estimate-capped">{fmtInt(data.capped)} scenario{data.capped === 1 ? "" : "s"} cut from 5 to {PUBLISHED_MAX_TURNS} turns.</p>}
+          >
+            <SummaryRow label="Scenarios" testId="estimate-scenarios">{fmtInt(data.scenarios)}</SummaryRow>
+            <SummaryRow label="Episodes" strong testId="estimate-episodes">{fmtInt(data.episodes)}</SummaryRow>
+            <SummaryRow label="per context" muted>{fmtInt(data.perContext)}</SummaryRow>
+            <SummaryRow label="Attacker calls ≤" muted testId="estimate-attacker">{fmtInt(data.estimate.calls.attacker ?? 0)}</SummaryRow>
+            <SummaryRow label="Agent calls ≤" muted testId="estimate-agent">{fmtInt(data.estimate.calls.agent)}</SummaryRow>
+            <SummaryRow label="Judge calls" muted testId="estimate-judge">{fmtInt(data.estimate.calls.judge ?? 0)}</SummaryRow>
+            <SummaryRow label="LLM calls ≤" strong testId="estimate-calls">{fmtInt(data.estimate.calls.total)}</SummaryRow>
+          </EstimateFigures>
         )}
         assumptions={data ? { summary: "How this is estimated", items: data.estimate.assumptions } : undefined}
         error={error}

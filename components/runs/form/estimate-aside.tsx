@@ -1,7 +1,8 @@
 // The sticky side card of the "new run" and "evaluate" forms: the live estimate, how it is
 // estimated, the form error, and the submit button that turns into a confirmation.
 import type { ReactNode, RefObject } from "react";
-import { FormError, cardCls, primaryButtonCls, secondaryButtonCls } from "@/components/ui/form";
+import { FormError, SummaryRow, cardCls, primaryButtonCls, secondaryButtonCls } from "@/components/ui/form";
+import { fmtInt, fmtUsd } from "@/components/ui/format";
 
 interface Props {
   id: string;
@@ -54,5 +55,25 @@ export function EstimateAside({ id, title, estimate, previewError, figures, assu
         )}
       </div>
     </aside>
+  );
+}
+
+/**
+ * The estimate's figures: the form's own rows, then tokens and cost (every form shows them), then
+ * notes — `notesFirst`, the unpriced-model warning, `notes` — outside the <dl> (a definition list
+ * holds only dt/dd groups).
+ */
+export function EstimateFigures({ estimate, children, notesFirst, notes }: { estimate: { inputTokens: number; outputTokens: number; costUsd: number; unpriced: string[] }; children: ReactNode; notesFirst?: ReactNode; notes?: ReactNode }) {
+  return (
+    <div className="space-y-1.5">
+      <dl className="space-y-1.5">
+        {children}
+        <SummaryRow label="Tokens in / out">≈ {fmtInt(estimate.inputTokens)} / {fmtInt(estimate.outputTokens)}</SummaryRow>
+        <SummaryRow label="Cost" strong testId="estimate-cost">≈ {fmtUsd(estimate.costUsd)}</SummaryRow>
+      </dl>
+      {notesFirst}
+      {estimate.unpriced.length > 0 && <p className="text-xs text-amber-700">No price set for {estimate.unpriced.join(", ")} (counted as free).</p>}
+      {notes}
+    </div>
   );
 }
