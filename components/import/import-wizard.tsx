@@ -8,6 +8,7 @@ import type { ApplyResult } from "@/lib/toolemu/apply";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { ImportReportView } from "./import-report-view";
 import { importVerdict, type ImportVerdict } from "@/lib/toolemu/verdict";
+import { uploadFiles, type WizardStage } from "./upload";
 
 type Preview = { report: ImportReport; changes: string[] };
 type Applied = Preview & { written: ApplyResult | null };
@@ -21,31 +22,7 @@ interface Props {
   maxUploadLabel?: string;
 }
 
-type Stage =
-  | { kind: "idle" }
-  | { kind: "uploading"; fraction: number }
-  | { kind: "checking" }
-  | { kind: "preview"; data: Preview }
-  | { kind: "applying" }
-  | { kind: "done"; data: Applied };
-
-function upload(files: File[], onProgress: (f: number) => void): Promise<{ uploadId: string }> {
-  return new Promise((resolve, reject) => {
-    const form = new FormData();
-    // webkitRelativePath keeps folder structure for folder uploads.
-    for (const f of files) form.append("files", f, (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name);
-    const xhr = new XMLHttpRequest();
-    xhr.open("POST", "/api/import/uploads");
-    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
-    xhr.onload = () => {
-      const body = JSON.parse(xhr.responseText || "{}");
-      if (xhr.status === 200) resolve(body);
-      else reject(new Error(body.error ?? `Upload failed (${xhr.status}).`));
-    };
-    xhr.onerror = () => reject(new Error("The upload was interrupted; check the connection and try again."));
-    xhr.send(form);
-  });
-}
+type Stage = WizardStage<Preview, Applied>;
 
 /** Polls the server's progress for this upload while `active`. */
 function useServerProgress(uploadId: string | null, active: boolean): ImportProgress | null {
@@ -174,7 +151,7 @@ export function ImportWizard({ preview, apply, maxUploadBytes, maxUploadLabel }:
     setOverrides({});
     setStage({ kind: "uploading", fraction: 0 });
     try {
-      const { uploadId: id } = await upload(files, (fraction) => setStage({ kind: "uploading", fraction }));
+      const { uploadId: id } = await uploadFiles(files, (fraction) => setStage({ kind: "uploading", fraction }));
       setUploadId(id);
       await check(id, {});
     } catch (e) {

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from "react";
 import type { ActionResult } from "@/lib/auth/guard";
 import type { SageImportReport } from "@/lib/sage/import";
 import { ProgressBar } from "@/components/ui/progress-bar";
+import { uploadFiles, type WizardStage } from "./upload";
 
 type Preview = { report: SageImportReport; changes: string[] };
 type Applied = Preview & { written: { families: number; scenarios: number } | null };
@@ -18,25 +19,7 @@ interface Props {
   maxUploadLabel?: string;
 }
 
-type Stage = { kind: "idle" } | { kind: "uploading"; fraction: number } | { kind: "checking" } | { kind: "preview"; data: Preview } | { kind: "applying" } | { kind: "done"; data: Applied };
-
-function upload(files: File[], onProgress: (f: number) => void): Promise<{ uploadId: string }> {
-  return new Promise((resolve, reject) => {
-    const form = new FormData();
-    // Folder uploads keep their relative paths: the importer checks folder names against the ids.
-    for (const f of files) form.append("files", f, (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name);
-    const xhr = new XMLHttpRequest();
-    xhr.open("POST", "/api/import/uploads");
-    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
-    xhr.onload = () => {
-      const body = JSON.parse(xhr.responseText || "{}");
-      if (xhr.status === 200) resolve(body);
-      else reject(new Error(body.error ?? `Upload failed (${xhr.status}).`));
-    };
-    xhr.onerror = () => reject(new Error("The upload was interrupted; check the connection and try again."));
-    xhr.send(form);
-  });
-}
+type Stage = WizardStage<Preview, Applied>;
 
 const where = (i: { file: string; line: number | null; field: string | null; message: string }) => `${i.line === null ? i.file : `${i.file}:${i.line}`}${i.field ? ` ${i.field}` : ""}: ${i.message}`;
 
@@ -107,7 +90,7 @@ export function SageImportWizard({ preview, apply, maxUploadBytes, maxUploadLabe
     setAccept(false);
     setStage({ kind: "uploading", fraction: 0 });
     try {
-      const { uploadId: id } = await upload(files, (fraction) => setStage({ kind: "uploading", fraction }));
+      const { uploadId: id } = await uploadFiles(files, (fraction) => setStage({ kind: "uploading", fraction }));
       setUploadId(id);
       setStage({ kind: "checking" });
       const res = await preview({ uploadId: id });

@@ -54,7 +54,8 @@ export function CriticRunForm({ form, createRun, previewRun }: Props) {
   }), [name, form.selection, form.methods, endpointId, methods, orderAveraging, mask, samples, sampleTemperature, aggregation, tau]);
   const previewKey = JSON.stringify({ ...payload, name: "" });
   const { data, error: previewError } = usePreview(previewRun, payload, previewKey, "Could not estimate the replay.", 250);
-  const { confirming, pending, error, errorRef, confirmRef, onSubmit, unconfirm, wrap } = useConfirmSubmit(() => createRun(payload));
+  const submitState = useConfirmSubmit(() => createRun(payload));
+  const { onSubmit, wrap } = submitState;
   const has = (m: CriticMethodName) => methods.has(m);
 
   return (
@@ -137,13 +138,8 @@ export function CriticRunForm({ form, createRun, previewRun }: Props) {
           </EstimateFigures>
         )}
         assumptions={data ? { summary: "How this is estimated", items: data.estimate.assumptions } : undefined}
-        error={error}
+        submitState={submitState}
         errorTestId="critic-form-error"
-        errorRef={errorRef}
-        confirming={confirming}
-        pending={pending}
-        confirmRef={confirmRef}
-        onBack={unconfirm}
         confirm={{
           text: data && <>Queue <strong>{fmtInt(data.units)}</strong> assessments — <strong>{fmtInt(data.estimate.calls.total)}</strong> critic calls over {fmtInt(data.checkpoints)} checkpoints (≈ {fmtUsd(data.estimate.costUsd)})?</>,
           panelTestId: "critic-confirm-panel",

@@ -54,7 +54,8 @@ export function EvaluationRunForm({ form, createRun, previewRun }: Props) {
   }), [name, form.selection, endpointId, version, kinds, replicates, write, temperature]);
   const previewKey = JSON.stringify({ ...payload, name: "" });
   const { data, error: previewError } = usePreview(previewRun, payload, previewKey, "Could not estimate the evaluation.", 250);
-  const { confirming, pending, error, errorRef, confirmRef, onSubmit, unconfirm, wrap } = useConfirmSubmit(() => createRun(payload));
+  const submitState = useConfirmSubmit(() => createRun(payload));
+  const { onSubmit, wrap } = submitState;
   const replicateList = data?.replicateNumbers.map((r) => `r${r}`).join(", ");
 
   return (
@@ -129,13 +130,8 @@ export function EvaluationRunForm({ form, createRun, previewRun }: Props) {
           </EstimateFigures>
         )}
         assumptions={data ? { summary: "How this is estimated", items: data.estimate.assumptions } : undefined}
-        error={error}
+        submitState={submitState}
         errorTestId="evaluate-form-error"
-        errorRef={errorRef}
-        confirming={confirming}
-        pending={pending}
-        confirmRef={confirmRef}
-        onBack={unconfirm}
         confirm={{
           text: data && <>Queue <strong>{fmtInt(data.units)}</strong> evaluator calls (≈ {fmtUsd(data.estimate.costUsd)}) writing {replicateList} of {data.evaluatorBase}?</>,
           panelTestId: "evaluate-confirm-panel",

@@ -86,7 +86,8 @@ export function NewRunForm({ options, defaultSeed, createRun, previewRun }: Prop
   // The estimate does not depend on the name, notes or seed.
   const previewKey = JSON.stringify({ ...payload, name: "", notes: "", seed: 0 });
   const { data, error: previewError } = usePreview(previewRun, payload, previewKey, "Could not estimate the run.", 250);
-  const { confirming, pending, error, errorRef, confirmRef, onSubmit, unconfirm, wrap } = useConfirmSubmit(() => createRun(payload), () => (name.trim() ? null : "Give the run a name."));
+  const submitState = useConfirmSubmit(() => createRun(payload), () => (name.trim() ? null : "Give the run a name."));
+  const { onSubmit, wrap } = submitState;
   const endpointName = (id: string) => options.endpoints.find((e) => e.id === id)?.name ?? id;
 
   return (
@@ -150,13 +151,8 @@ export function NewRunForm({ options, defaultSeed, createRun, previewRun }: Prop
           </EstimateFigures>
         )}
         assumptions={data ? { summary: `How this is estimated (${data.estimate.stepsPerEpisode} steps per episode)`, items: data.estimate.assumptions } : undefined}
-        error={error}
+        submitState={submitState}
         errorTestId="run-form-error"
-        errorRef={errorRef}
-        confirming={confirming}
-        pending={pending}
-        confirmRef={confirmRef}
-        onBack={unconfirm}
         confirm={{
           text: data && <>Queue <strong>{fmtInt(data.episodes)}</strong> episodes (≈ {fmtInt(data.estimate.calls.total)} LLM calls, ≈ {fmtUsd(data.estimate.costUsd)}) for {agents.map((a) => endpointName(a.endpointId)).join(", ")}?</>,
           panelTestId: "confirm-panel",

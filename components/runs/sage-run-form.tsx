@@ -85,7 +85,8 @@ export function SageRunForm({ form, createRun, previewRun }: Props) {
   }), [name, selection, form.endpoints, agents, trust, warning, order, turns, attacker, judges, judgeMode, repeats]);
   const previewKey = JSON.stringify({ ...payload, name: "" });
   const { data, error: previewError } = usePreview(previewRun, payload, previewKey, "Could not estimate the run.", 250);
-  const { confirming, pending, error, errorRef, confirmRef, onSubmit, unconfirm, wrap } = useConfirmSubmit(() => createRun(payload));
+  const submitState = useConfirmSubmit(() => createRun(payload));
+  const { onSubmit, wrap } = submitState;
   const judgeModels = form.endpoints.filter((e) => judges.has(e.id)).map((e) => e.model);
   const sameModelJudges = judgeModels.length !== new Set(judgeModels).size;
 
@@ -214,13 +215,8 @@ export function SageRunForm({ form, createRun, previewRun }: Props) {
           </EstimateFigures>
         )}
         assumptions={data ? { summary: "How this is estimated", items: data.estimate.assumptions } : undefined}
-        error={error}
+        submitState={submitState}
         errorTestId="sage-form-error"
-        errorRef={errorRef}
-        confirming={confirming}
-        pending={pending}
-        confirmRef={confirmRef}
-        onBack={unconfirm}
         confirm={{
           text: data && <>Queue <strong>{fmtInt(data.episodes)}</strong> episodes — at most <strong>{fmtInt(data.estimate.calls.total)}</strong> LLM calls (≈ {fmtUsd(data.estimate.costUsd)})?</>,
           panelTestId: "sage-confirm-panel",

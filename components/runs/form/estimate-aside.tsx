@@ -13,18 +13,15 @@ interface Props {
   /** The figures; null while estimating. */
   figures: ReactNode | null;
   assumptions?: { summary: string; items: string[] };
-  error: string | null;
+  /** The two-step submit's state (./use-confirm-submit.ts). */
+  submitState: { error: string | null; errorRef: RefObject<HTMLParagraphElement | null>; confirming: boolean; pending: boolean; confirmRef: RefObject<HTMLButtonElement | null>; unconfirm: () => void };
   errorTestId: string;
-  errorRef: RefObject<HTMLParagraphElement | null>;
-  confirming: boolean;
-  pending: boolean;
-  confirmRef: RefObject<HTMLButtonElement | null>;
-  onBack: () => void;
   confirm: { text: ReactNode; panelTestId: string; buttonTestId: string };
   submit: { label: string; disabled: boolean; testId: string };
 }
 
-export function EstimateAside({ id, title, estimate, previewError, figures, assumptions, error, errorTestId, errorRef, confirming, pending, confirmRef, onBack, confirm, submit }: Props) {
+export function EstimateAside({ id, title, estimate, previewError, figures, assumptions, submitState, errorTestId, confirm, submit }: Props) {
+  const { error, errorRef, confirming, pending, confirmRef, unconfirm: onBack } = submitState;
   const data = Object.fromEntries(Object.entries(estimate.data).map(([k, v]) => [`data-${k}`, v]));
   return (
     <aside className="lg:sticky lg:top-4 lg:self-start">
