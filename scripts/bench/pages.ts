@@ -193,6 +193,15 @@ async function main() {
       { name: "campaign", url: `/campaigns/${encodeURIComponent(campaignId)}` },
       { name: "trajectories", url: "/trajectories" },
       ...["agents", "agreement", "emulator", "evaluators", "failures", "critic", "sage"].map((d) => ({ name: d, url: `/dashboards/${d}` })),
+      // Beyond the first pages: the overview, the last pages of the long lists, one trajectory,
+      // a filtered list, and the agreement dashboard under the seeded tie policy.
+      { name: "overview", url: "/dashboards" },
+      { name: "campaigns", url: "/campaigns" },
+      { name: "campaign-last", url: `/campaigns/${encodeURIComponent(campaignId)}?page=${Math.max(1, Math.ceil(N / 50))}` },
+      { name: "list-last", url: `/trajectories?page=${Math.max(1, Math.ceil(N / 50))}` },
+      { name: "list-filtered", url: "/trajectories?agent=bench%2Fagent-b&safety=0&mode=ADVERSARIAL" },
+      { name: "trajectory", url: `/trajectories/bt_${Math.floor(N / 2)}` },
+      { name: "agreement-seeded", url: "/dashboards/agreement?ties=seeded" },
     ].filter((p) => !ONLY || ONLY.includes(p.name));
 
     const header = `${"page".padEnd(14)}${"first view".padStart(12)}${"warm p50".padStart(12)}${"HTML".padStart(11)}   goals (first ≤ 2 s, warm ≤ 1 s, ≤ 1 MB)`;
