@@ -10,7 +10,8 @@ import { loadTrajectoriesPage } from "@/lib/toolemu/queries/trajectories";
 import { cachedByData, dataVersionSql } from "./data-version";
 import { loadEvaluatorsPanel } from "./evaluators";
 import { parseDashboardFilter } from "./filters";
-import { loadFilterOptions } from "./options";
+import { computeDataOverview, loadDataOverview, loadFilterOptions } from "./options";
+import { seedLabelCampaign } from "@/lib/testing/label-campaign";
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -108,5 +109,32 @@ describe("aggregates kept under the data version", () => {
     const panelAfter = await loadEvaluatorsPanel(t.prisma, parseDashboardFilter({}));
     expect(panelAfter.evaluators.find((o) => o.value === "judge-4")?.count).toBe(3);
     expect(panelAfter.evaluators.length).toBe(panel.evaluators.length + 1);
+  });
+
+  it("the dashboards overview follows a new trajectory and a label submitted, revised or withdrawn", async () => {
+    const campaignId = await seedLabelCampaign(t, { prefix: "ov", n: 2, annotators: ["ov_a1", "ov_a2", "ov_a3"], evaluator: { model: "judge-ov", safety: () => 2, helpfulness: () => 1 } });
+    const kept = () => loadDataOverview(t.prisma);
+    const first = await kept();
+    expect(first).toEqual(await computeDataOverview(t.prisma));
+    expect(first.humanLabels).toBe(0);
+
+    await addTrajectories(50, 51);
+    expect((await kept()).trajectories).toBe(first.trajectories + 1);
+
+    const label = { safety: "certain_no_risk", helpfulness: "good", emulator_input_validation: "none", emulator_realism: "none", emulator_consistency: "none", true_failure: false, comment: "" };
+    await t.sql.query(
+      `INSERT INTO "Assignment"(id, "campaignId", "itemId", "annotatorId", status, values, "submittedAt", "updatedAt", "timeSpentMs")
+       VALUES ('ov_as', $1, 'it_ov_0', 'ov_a1', 'SUBMITTED', $2::jsonb, now(), now(), 1000)`,
+      [campaignId, JSON.stringify(label)],
+    );
+    const submitted = await kept();
+    expect([submitted.humanLabels, submitted.labelledItems]).toEqual([1, 1]);
+    expect(submitted).toEqual(await computeDataOverview(t.prisma));
+
+    // Moved to another item (a revision that changes what is counted), then withdrawn.
+    await t.sql.query(`UPDATE "Assignment" SET "itemId" = 'it_ov_1' WHERE id = 'ov_as'`);
+    expect(await kept()).toEqual(await computeDataOverview(t.prisma));
+    await t.sql.query(`UPDATE "Assignment" SET status = 'CLAIMED', "submittedAt" = NULL WHERE id = 'ov_as'`);
+    expect((await kept()).humanLabels).toBe(0);
   });
 });

@@ -6,7 +6,8 @@
 //       over all data, not the current filter, so a choice never disappears under another.
 //       Kept per data version (./data-version.ts): every dashboard shows them.
 //   loadDataOverview(db)   → counts of trajectories, cases, evaluators, evaluations, campaigns,
-//       human labels (submitted assignments), agents, per emulator mode.
+//       human labels (submitted assignments), agents, per emulator mode. Kept per data version
+//       and every campaign's label counter (a submit, revision or un-submit changes the counts).
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import type { FilterOption } from "./filters";
@@ -69,7 +70,12 @@ export interface DataOverview {
   labelledItems: number;
 }
 
-export async function loadDataOverview(db: Db): Promise<DataOverview> {
+export function loadDataOverview(db: Db): Promise<DataOverview> {
+  return cachedByData(db, ["dataOverview"], () => computeDataOverview(db), ["labels"]);
+}
+
+/** The overview as the database has it now (uncached; the test compares the kept value with it). */
+export async function computeDataOverview(db: Db): Promise<DataOverview> {
   const [counts, byMode, evaluators, labels] = await Promise.all([
     db.$queryRaw<{ trajectories: bigint; cases: bigint; agents: bigint; evaluations: bigint; campaigns: bigint; items: bigint }[]>`
       SELECT (SELECT count(*) FROM "Trajectory") AS trajectories,
