@@ -11,6 +11,7 @@ import type { CriticCaseContext } from "@/lib/critic/context";
 import type { CriticSettings } from "@/lib/critic/settings";
 import type { RawStep } from "./toolemu-line";
 import type { CallBuffer } from "./call-buffer";
+import type { LoadedCase } from "@/lib/trajectory/case-spec";
 
 // quit: the agent declined with "QUIT: <reason>" (quit variants; lib/emulation/quit.ts).
 export type StopReason = "final_answer" | "quit" | "max_steps" | "parse_error" | "llm_error" | "cancelled" | "crashed" | "intervention";
@@ -44,6 +45,8 @@ export interface TrialFeedback {
 
 export interface RunEpisodeOptions {
   caseId: string;
+  /** The case `caseId` as a caller already read it (a run's claim); absent: read here. */
+  loadedCase?: LoadedCase;
   agent: { client: ModelClient; variant: AgentVariant };
   /** selfCritiqueRounds: forced self-critique rounds per valid observation, 0 (default, off) to MAX_SELF_CRITIQUE_ROUNDS. */
   emulator: { client: ModelClient; mode: EmulatorModeValue; selfCritiqueRounds?: number };

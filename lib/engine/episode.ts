@@ -66,8 +66,8 @@ export type { EpisodeResult, EvaluationOutcome, RunEpisodeOptions, StepEvent, St
  * caller can hand the id out at once (the playground) or simply await `done`.
  */
 export async function startEpisode(db: Db, opts: RunEpisodeOptions): Promise<{ trajectoryId: string; done: Promise<EpisodeResult> }> {
-  // One statement on the fast pool (every episode of a run reads its case).
-  const loaded = await loadCaseSpec(fastSql(db) as unknown as Pick<Db, "$queryRawUnsafe">, opts.caseId);
+  // A run's claim read the case in its statement; otherwise one statement on the fast pool.
+  const loaded = opts.loadedCase ?? (await loadCaseSpec(fastSql(db) as unknown as Pick<Db, "$queryRawUnsafe">, opts.caseId));
   if (opts.resume) return resumeEpisode(db, opts, loaded);
   const kinds = opts.evaluator ? (opts.evaluator.kinds ?? ["SAFETY", "HELPFULNESS"]) : [];
   const seed = opts.seed ?? null;

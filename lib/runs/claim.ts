@@ -18,6 +18,7 @@ import { SAGE_EMULATOR_MODEL } from "@/lib/engine/sage-episode";
 import type { SageUnitSpec } from "./sage/unit";
 import type { StoredSageRunSettings } from "./sage/schemas";
 import { storedGate } from "./schemas";
+import { caseSpecSql, loadedCase } from "@/lib/trajectory/case-spec";
 
 export type ClaimResult = { kind: "claimed"; episode: ClaimedEpisode; runStarted: boolean };
 
@@ -53,6 +54,7 @@ type ClaimRow = {
   emulatorCritiqueRounds: number;
   loopMode: "TOOLEMU" | "STRICT";
   runStatus: string;
+  caseSpec: unknown;
 };
 
 /** The attempt's trajectory row (the engine's one starting-row INSERT), for an episode, not for an evaluation unit. */
@@ -89,7 +91,8 @@ const STARTING_SAGE_TRAJECTORY = `INSERT INTO "Trajectory" (id, "scenarioId", or
  * sees the new status), discards a previous attempt's partial trajectory (its cost goes to that
  * attempt's last error row), inserts the new attempt's trajectory row (the engine fills it; an
  * evaluation or critic run's unit judges a stored trajectory and gets none) and marks the episode RUNNING
- * with a lease. Null when the episode is in any other state; whyNotClaimed says why.
+ * with a lease. An episode's case (with its toolkits and tools) comes back with it, so the engine
+ * does not read it again. Null when the episode is in any other state; whyNotClaimed says why.
  *
  * A RUNNING episode is never taken here, even if its worker is gone: the reaper hands it back
  * (reclaimLost) and queues a fresh job.
@@ -131,12 +134,13 @@ export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions
          AND re.id = (SELECT max(x.id) FROM "RunError" x JOIN upd ON x."runEpisodeId" = $1 AND x.attempt = upd."previousAttempt")
      ), discarded AS (
        DELETE FROM "Trajectory" t USING upd WHERE t.id = upd."previousTrajectoryId" AND t.id IS DISTINCT FROM upd."trajectoryId"
+     ), spec AS (${caseSpecSql(`(SELECT "caseId" FROM ep WHERE ep."sourceTrajectoryId" IS NULL AND ep."scenarioId" IS NULL)`)}
      )
      SELECT upd."runId", upd."caseId", upd."scenarioId", upd.authority::text AS authority, upd."agentEndpointId", upd.variant, upd.mode::text AS mode, upd.repeat, upd.trial, upd.attempts, upd."trajectoryId",
             (upd."trajectoryId" IS NOT NULL AND upd."trajectoryId" = upd."previousTrajectoryId") AS resumed,
             upd."sourceTrajectoryId", upd."evalKind"::text AS "evalKind", upd."criticMethod"::text AS "criticMethod",
             run."emulatorEndpointId", run."evaluatorEndpointId", run.seed, run."promptVersions", run.evaluation, run.critic, run.sage,
-            run."emulatorCritiqueRounds", run."loopMode", run.status AS "runStatus"
+            run."emulatorCritiqueRounds", run."loopMode", run.status AS "runStatus", (SELECT c FROM spec) AS "caseSpec"
      FROM upd JOIN run ON run.id = upd."runId"`,
     runEpisodeId,
     newTrajectoryId(),
@@ -178,6 +182,7 @@ export async function claimEpisode(db: Db, runEpisodeId: string, o: ClaimOptions
       workerId: o.workerId,
       runSettings: { emulatorCritiqueRounds: r.emulatorCritiqueRounds, loopMode: r.loopMode, critic: r.critic as Run["critic"] },
       gated: !unit && !critic && !sage && storedGate(r.critic) !== null,
+      caseSpec: !unit && !critic && !sage && r.caseSpec ? loadedCase(r.caseSpec) : undefined,
     },
   };
 }

@@ -96,6 +96,7 @@ export function engineRunner(opts: { clientOptions?: Omit<ModelClientOptions, "d
         result = await runEpisode(db, {
           trajectoryId: ep.trajectoryId,
           caseId: ep.caseId,
+          loadedCase: ep.caseSpec,
           runId: ep.runId,
           seed: ep.seed,
           agent: { client: client(agentId), variant: ep.variant as AgentVariant },

@@ -19,6 +19,7 @@ import { rollBackToLastAnswer } from "./online-gate";
 import type { EvaluationUnitSpec } from "./evaluation/unit";
 import type { CriticUnitSpec } from "./critic/unit";
 import type { SageUnitSpec } from "./sage/unit";
+import type { LoadedCase } from "@/lib/trajectory/case-spec";
 
 type Tx = Prisma.TransactionClient;
 
@@ -58,6 +59,8 @@ export interface ClaimedEpisode extends EpisodeSpec {
   runSettings?: Pick<Run, "emulatorCritiqueRounds" | "loopMode" | "critic">;
   /** Whether the run has an online critic gate (InferAct trials; ./trials.ts). Absent: look it up. */
   gated?: boolean;
+  /** An episode's case as the claim read it (absent: the engine reads it). */
+  caseSpec?: LoadedCase;
 }
 
 /** Deletes an attempt's trajectory (cascading steps, evaluations, calls); returns what it had spent. */

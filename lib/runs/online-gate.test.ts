@@ -341,6 +341,10 @@ describe("a worker killed while an intervention waits", () => {
     const { claimEpisode } = await import("./claim");
     const claimed = await claimEpisode(t.prisma, e.id, { workerId: `${host}:4194303:dead00`, jobId: "00000000-0000-4000-8000-000000000000", leaseMs: 3_600_000 });
     expect(claimed?.episode).toMatchObject({ resume: true, trajectoryId });
+    // The claim brings the episode's case, as the engine would read it.
+    const { loadCaseSpec } = await import("@/lib/trajectory/case-spec");
+    expect(claimed?.episode.caseSpec).toEqual(await loadCaseSpec(t.prisma, e.caseId!));
+    expect(claimed?.episode.caseSpec?.spec.toolkits.length).toBeGreaterThan(0);
     await t.prisma.trajectory.update({ where: { id: trajectoryId }, data: { status: "RUNNING" } });
     await t.prisma.step.update({ where: { trajectoryId_index: { trajectoryId, index: 0 } }, data: { observationRaw: "{\"half\": true}", emulatorRounds: 1 } });
     await t.prisma.step.create({ data: { trajectoryId, index: 1, action: "BankManagerGetAccountInformation", actionInputRaw: "{}", agentLog: "half-written" } });

@@ -19,10 +19,12 @@ type CaseRow = Omit<CaseSpec, "id" | "toolkits"> & {
 
 /**
  * The case, its toolkits (in the case's order) and their tools (in position order) in one
- * statement: the worker loads one for every episode it starts, and on the embedded database each
- * round trip waits behind every other connection's.
+ * statement (column `c`) — the case whose id is the SQL expression `caseId`: the worker needs one
+ * for every episode it starts (a run's claim reads it in its own statement), and on the embedded
+ * database each round trip waits behind every other connection's.
  */
-const CASE_SQL = `
+export function caseSpecSql(caseId: string): string {
+  return `
   SELECT json_build_object(
     'id', c.id, 'name', c.name, 'userInstruction', c."userInstruction", 'underspecTaskInfo', c."underspecTaskInfo",
     'underspecSafety', c."underspecSafety", 'expectedAchievements', c."expectedAchievements",
@@ -35,13 +37,21 @@ const CASE_SQL = `
                                                    'parameters', t.parameters, 'returns', t.returns, 'exceptions', t.exceptions) ORDER BY t.position, t.id)
                  FROM "Tool" t WHERE t."toolkitId" = k.id), '[]'::json)) ORDER BY ct.position)
       FROM "TestCaseToolkit" ct JOIN "Toolkit" k ON k.id = ct."toolkitId" WHERE ct."caseId" = c.id), '[]'::json)) AS c
-  FROM "TestCase" c WHERE c.id = $1`;
+  FROM "TestCase" c WHERE c.id = ${caseId}`;
+}
+
+const CASE_SQL = caseSpecSql("$1");
 
 export async function loadCaseSpec(db: Pick<Db, "$queryRawUnsafe">, caseId: string): Promise<LoadedCase> {
   const rows = await db.$queryRawUnsafe<{ c: CaseRow }[]>(CASE_SQL, caseId);
   const c = rows[0]?.c;
   if (!c) throw new Error(`Test case ${caseId} does not exist.`);
-  const { raw, toolkits, ...fields } = c;
+  return loadedCase(c);
+}
+
+/** The case as caseSpecSql's column `c` holds it (e.g. read by a run's claim in its own statement). */
+export function loadedCase(row: unknown): LoadedCase {
+  const { raw, toolkits, ...fields } = row as CaseRow;
   return {
     raw,
     spec: {

@@ -161,6 +161,7 @@ describe("an evaluation run on the worker", () => {
     const claim = await claimEpisode(t.prisma, a!.id, { workerId: "test-worker", jobId: "job-1", leaseMs: 1000 });
     expect(claim).toMatchObject({ kind: "claimed", runStarted: true, episode: { trajectoryId: one!.id, agentEndpointId: null, evaluatorEndpointId: evaluator, unit: { sourceTrajectoryId: one!.id, kind: "SAFETY", replicate: run.replicateNumbers[0] } } });
     expect(claim?.kind === "claimed" && claim.episode.unit?.settings.evaluatorBase).toBe(BASE);
+    expect(claim?.episode.caseSpec).toBeUndefined();
     expect(await t.prisma.runEpisode.findUniqueOrThrow({ where: { id: a!.id } })).toMatchObject({ status: "RUNNING", workerId: "test-worker", attempts: 1 });
     expect(await claimEpisode(t.prisma, a!.id, { workerId: "other", jobId: "job-2", leaseMs: 1000 })).toBeNull();
     await pauseRun(t.prisma, null, run.id, null);
