@@ -1,9 +1,11 @@
 // The fast pool (./fast-sql.ts): the same statement text sent many times at once over every
-// connection of the pool gives each call its own rows — on PostgreSQL as a named prepared
-// statement per connection, on the embedded database (one session shared by every connection,
-// where named statements of two connections would collide) unnamed.
+// connection of the pool gives each call its own rows — as named prepared statements on
+// PostgreSQL and on the embedded database, where one session is shared by every connection (and
+// by every process), so names there are per pool and connection: two connections, or two pools,
+// preparing one name must not collide.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
+import { createPrisma } from "./client";
 import { fastSql, statementName } from "./fast-sql";
 
 let t: TestDatabase;
@@ -43,12 +45,20 @@ describe("fastSql", () => {
     expect(await sql.$queryRawUnsafe(insert, 100, "w")).toEqual([{ id: 100, v: "w" }]);
   });
 
-  it("prepares statements on PostgreSQL and not on the embedded database", async () => {
+  it("prepares its statements on both databases; two pools on one database (two processes) do not collide", async () => {
     const sql = fastSql(t.prisma);
     const text = `SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'toolemu_fast_%'`;
     await sql.$queryRawUnsafe(text);
     const n = (await sql.$queryRawUnsafe<{ n: number }[]>(text))[0]?.n;
-    if (t.kind === "postgres") expect(n).toBeGreaterThan(0);
-    else expect(n).toBe(0);
+    expect(n).toBeGreaterThan(0);
+    const other = createPrisma(t.url);
+    try {
+      const sql2 = fastSql(other);
+      const read = `SELECT v FROM fast_t WHERE id = $1::int`;
+      const both = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? sql : sql2).$queryRawUnsafe<{ v: string }[]>(read, i)));
+      expect(both.map((r) => r[0]?.v)).toEqual(Array.from({ length: 40 }, (_, i) => `v${i}!`));
+    } finally {
+      await other.$disconnect();
+    }
   });
 });

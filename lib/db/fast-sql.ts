@@ -10,13 +10,17 @@
 // strings, numbers, booleans, null, arrays; no Date (pass a UTC ISO string and cast it).
 // A client made without createPrisma (no known URL) gets Prisma's own raw calls.
 //
-// On PostgreSQL each statement text is a named prepared statement (parsed and planned once per
-// connection, then only bound and executed): a worker sends the same dozen texts for every call,
-// and parsing and planning them was about a third of the server's CPU for them (pgbench, one of
-// the step writes: 0.38 → 0.26 ms of server CPU per statement). Not on the embedded database:
-// PGlite is one session shared by every connection, where one connection's named statement
-// would collide with another's of the same name and outlive its connection.
+// Each statement text is a named prepared statement (parsed and planned once per connection, then
+// only bound and executed): a worker sends the same dozen texts for every call, and parsing and
+// planning them was about a third of the server's CPU for them (pgbench, one of the step writes:
+// 0.38 → 0.26 ms of server CPU per statement; the embedded database's CPU in bench:run C = 64
+// ~15 → ~9 s). On PostgreSQL a name stands for its text in every connection. The embedded
+// database (PGlite) is one session shared by every connection, so there a statement's name is
+// also the pool's and the connection's (two connections preparing one name would collide), and
+// its connections stay open while the process runs (a closed one's statements would stay in the
+// session): at most pool size × texts statements per process.
 import "server-only";
+import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { connectionStringOf, type Db } from "./client";
 
@@ -62,27 +66,51 @@ export function fastSql(db: Db): RawSql {
     pool.on("error", (e) => {
       if ((e as { code?: string }).code !== "57P01") console.error("[db] idle connection of the fast pool failed:", e.message);
     });
-    // Whether the server is a real PostgreSQL (named statements), asked once per pool.
-    let named: boolean | null = null;
+    // Whether the server is the embedded database (see above), asked once per pool.
+    let embedded: boolean | null = null;
     let asking: Promise<boolean> | null = null;
     const ask = () =>
       (asking ??= pool.query<{ v: string }>("SELECT version() AS v").then(
-        (res) => (named = !/PGlite|emscripten/i.test(res.rows[0]?.v ?? "")),
+        (res) => {
+          embedded = /PGlite|emscripten/i.test(res.rows[0]?.v ?? "");
+          if (embedded) pool.options.idleTimeoutMillis = 0;
+          return embedded;
+        },
         (e) => {
           asking = null;
           throw e;
         },
       ));
-    const config = async (text: string, values: unknown[]): Promise<pg.QueryConfig> => {
-      const name = (named ?? (await ask())) ? statementName(text) : null;
-      return name ? { name, text, values } : { text, values };
+    const pool_ = randomBytes(3).toString("hex");
+    const serials = new WeakMap<pg.PoolClient, number>();
+    let nextSerial = 0;
+    const run = async (text: string, values: unknown[]): Promise<pg.QueryResult> => {
+      const onEmbedded = embedded ?? (await ask());
+      const name = statementName(text);
+      if (!name) return pool.query({ text, values });
+      if (!onEmbedded) return pool.query({ name, text, values });
+      const c = await pool.connect();
+      let serial = serials.get(c);
+      if (serial === undefined) serials.set(c, (serial = ++nextSerial));
+      let ok = false;
+      try {
+        const res = await c.query({ name: `${name}_${pool_}_${serial}`, text, values });
+        ok = true;
+        return res;
+      } catch (e) {
+        // An error the server reported leaves the connection (and its statements) usable.
+        if (e instanceof pg.DatabaseError) ok = true;
+        throw e;
+      } finally {
+        c.release(!ok);
+      }
     };
     r = {
       async $queryRawUnsafe<T>(query: string, ...values: unknown[]) {
-        return (await pool.query(await config(query, values))).rows as T;
+        return (await run(query, values)).rows as T;
       },
       async $executeRawUnsafe(query: string, ...values: unknown[]) {
-        return (await pool.query(await config(query, values))).rowCount ?? 0;
+        return (await run(query, values)).rowCount ?? 0;
       },
     };
   }
