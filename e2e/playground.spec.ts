@@ -25,6 +25,8 @@ test("a researcher plays one case to the end and reads both evaluations", async 
   const steps = await page.getByTestId("step-card").count();
   if (steps > 0) await expect(page.getByTestId("step-usage").first()).toContainText("tokens");
   // At the end both actions sit in one row, aligned (issue 18 #9).
+  await expect(page.getByTestId("other-mode")).toBeVisible();
+  await expect(page.getByTestId("open-trajectory")).toBeVisible();
   const rerunBox = (await page.getByTestId("other-mode").boundingBox())!;
   const openBox = (await page.getByTestId("open-trajectory").boundingBox())!;
   expect(Math.abs(rerunBox.y + rerunBox.height / 2 - (openBox.y + openBox.height / 2))).toBeLessThan(2);

@@ -80,7 +80,10 @@ test("the trajectory page shows evaluations first with formatted summaries, and 
   await signInAs(page, "RESEARCHER");
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(`/trajectories/${firstId}`);
-  // Evaluations come before the steps.
+  // Evaluations come before the steps. The page streams in behind loading.tsx, and React may reveal
+  // the content a moment after the load event: wait for both headings before measuring them.
+  await expect(page.locator("#evaluations")).toBeVisible();
+  await expect(page.locator("#steps")).toBeVisible();
   const evals = await page.locator("#evaluations").boundingBox();
   const steps = await page.locator("#steps").boundingBox();
   expect(evals!.y).toBeLessThan(steps!.y);
