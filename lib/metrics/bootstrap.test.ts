@@ -45,8 +45,9 @@ describe("exact binomial sampling (the fast bootstrap's engine)", () => {
   });
 
   it.each([
-    [5, 0.3], // waiting times
-    [40, 0.2], // waiting times, n·p just under 10
+    [5, 0.3], // inversion
+    [40, 0.2], // inversion, n·p just under 10
+    [100000, 0.00005], // inversion, large n and tiny p: a small pattern early in a multinomial chain
     [60, 0.2], // BTRS just over 10
     [1000, 0.3],
     [100000, 0.02],
