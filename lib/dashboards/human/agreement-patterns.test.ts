@@ -5,14 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/lib/testing/db";
 import { insertBareCase } from "@/lib/testing/bare-case";
-import { SCORE_LABELS, mulberry32 } from "@/lib/metrics";
+import { SCORE_LABELS, confusionFromPairs, mulberry32 } from "@/lib/metrics";
 import { TOOLEMU_LABEL_SCHEMA } from "@/lib/trajectory/label-schema";
-import { analytic } from "./analytic";
 import { labelPatterns } from "./agreement-patterns";
 import type { HumanKind } from "./fields";
 import { humanAgreement } from "./human-vs-human";
-import { leaveOneOut, leaveOneOutSql, type LooRow } from "./leave-one-out";
+import { leaveOneOut, leaveOneOutRows } from "./leave-one-out";
 import { resolveHumanScope, type HumanScope } from "./scope";
+import { tieBreakWinner } from "./tie-break";
 
 const ANNOTATORS = 19;
 const ITEMS = 80;
@@ -123,7 +123,7 @@ describe("label patterns", () => {
   it('leave-one-out under "exclude" equals the label-by-label statement, intervals included', async () => {
     const scope = await scopeFor("exclude");
     const h = await humanAgreement(t.prisma, scope, { resamples: 200 });
-    const rows = await analytic<LooRow[]>(t.prisma, leaveOneOutSql(scope));
+    const rows = await leaveOneOutRows(t.prisma, scope);
     const index = new Map(h.annotators.map((a, i) => [a.id, i]));
     for (const kind of ["safety", "helpfulness"] as HumanKind[]) {
       const bySql = leaveOneOut(rows, kind, h.annotators.length, (id) => index.get(id)!, { seed: scope.seed, resamples: 200 });
@@ -132,6 +132,35 @@ describe("label patterns", () => {
       expect(h.loo[kind].binarized.ties).toBeGreaterThan(0);
       expect(h.loo[kind].categorical.result.pairs).toBeGreaterThan(50);
     }
+  });
+
+  it("seeded leave-one-out over two words of slots equals each label against the others' drawn majority", async () => {
+    const scope = await scopeFor("seeded");
+    const h = await humanAgreement(t.prisma, scope, { resamples: 20 });
+    const index = new Map(h.annotators.map((a, i) => [a.id, i]));
+    for (const kind of ["safety", "helpfulness"] as HumanKind[]) {
+      for (const binary of [false, true]) {
+        const rate = (x: number) => (binary ? (x >= 2 ? 1 : 0) : x);
+        const col = kind === "safety" ? "s" : "h";
+        const own = h.annotators.map(() => [] as number[]);
+        const maj = h.annotators.map(() => [] as number[]);
+        for (const l of counted()) {
+          if (l[col] === null) continue;
+          const others = counted().filter((o) => o.item === l.item && o.ann !== l.ann && o[col] !== null).map((o) => rate(o[col]!));
+          if (!others.length) continue;
+          const votes = new Map<number, number>();
+          for (const o of others) votes.set(o, (votes.get(o) ?? 0) + 1);
+          const top = Math.max(...votes.values());
+          const tied = [...votes].filter(([, c]) => c === top).map(([x]) => x).sort((a, b) => a - b);
+          const field = binary ? (`${kind}/binary` as const) : kind;
+          own[index.get(l.ann)!]!.push(rate(l[col]!));
+          maj[index.get(l.ann)!]!.push(tied.length === 1 ? tied[0]! : tieBreakWinner(tied, scope.seed, l.item, field, l.ann));
+        }
+        const got = h.loo[kind][binary ? "binarized" : "categorical"].result.perAnnotator.map((a) => a.confusion.counts);
+        expect(got).toEqual(own.map((o, a) => confusionFromPairs(o, maj[a]!, binary ? [0, 1] : [...SCORE_LABELS]).counts));
+      }
+    }
+    expect(h.annotators.length).toBeGreaterThan(12);
   });
 
   it("pairwise tables do not depend on the tie policy", async () => {

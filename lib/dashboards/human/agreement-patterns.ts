@@ -28,7 +28,7 @@ import { analytic } from "./analytic";
 import type { HumanKind } from "./fields";
 import type { LooGroup } from "./leave-one-out";
 import type { HumanScope } from "./scope";
-import { int, voteScope } from "./sql";
+import { annotatorSlotsSql, int, voteScope } from "./sql";
 import type { LooEntry } from "./stats";
 
 /** Annotator slots per 64-bit word: 4 scores each, 60 bits. */
@@ -58,14 +58,7 @@ function patternsSql(scope: HumanScope, words: number): Prisma.Sql {
       : Prisma.sql`COALESCE(sum(CASE WHEN an.g = ${int(w)} THEN 1::bigint << (an.b + a.${Prisma.raw(col)}) END), 0)`;
   const arr = (col: "s" | "h") => Prisma.sql`ARRAY[${Prisma.join(Array.from({ length: words }, (_, w) => sum(col, w)))}]::bigint[]`;
   return Prisma.sql`
-    WITH RECURSIVE slot AS (
-      (SELECT lv."annotatorId" AS ann FROM "LabelVote" lv WHERE lv."campaignId" = ${c} ORDER BY lv."annotatorId" LIMIT 1)
-      UNION ALL
-      SELECT (SELECT lv."annotatorId" FROM "LabelVote" lv WHERE lv."campaignId" = ${c} AND lv."annotatorId" > slot.ann ORDER BY lv."annotatorId" LIMIT 1)
-      FROM slot WHERE slot.ann IS NOT NULL),
-    an AS MATERIALIZED (
-      SELECT x.ann, x.i, (x.i / ${int(SLOTS_PER_WORD)})::int AS g, ((x.i % ${int(SLOTS_PER_WORD)}) * ${int(LABELS)})::int AS b
-      FROM (SELECT slot.ann, (row_number() OVER (ORDER BY slot.ann) - 1)::int AS i FROM slot WHERE slot.ann IS NOT NULL) x),
+    WITH RECURSIVE ${annotatorSlotsSql(c, SLOTS_PER_WORD, LABELS)},
     per AS (
       SELECT ${arr("s")} AS ps, ${arr("h")} AS ph
       FROM "LabelVote" a JOIN an ON an.ann = a."annotatorId"

@@ -10,7 +10,7 @@ import { agreementBlock, type AgreementBlock } from "./block";
 import { cached, panelKey, versionProbeSql, type Cached } from "./cache";
 import { HUMAN_KINDS, HUMAN_RESAMPLES, type HumanKind } from "./fields";
 import { countPatterns, labelPatterns } from "./agreement-patterns";
-import { leaveOneOut, leaveOneOutSql, looSummaries, type LooRow, type LooSummary } from "./leave-one-out";
+import { leaveOneOut, leaveOneOutRows, looSummaries, type LooSummary } from "./leave-one-out";
 import type { HumanScope } from "./scope";
 import { packedVotesSql, scoreFields } from "./score-votes";
 import { MAX_PACKED_VOTES, PACK_BITS, checkK, labelScope } from "./sql";
@@ -60,7 +60,7 @@ const ALPHA_LEVELS: AlphaLevel[] = ["nominal", "ordinal", "interval"];
  * give the pairwise tables and, under "exclude", leave-one-out): the annotators, α, and
  * leave-one-out under the policies that draw a tie (the draw reads the item and annotator ids).
  */
-function humanAgreementSql(scope: HumanScope): { annotators: Prisma.Sql; loo: Prisma.Sql; alpha: Prisma.Sql } {
+function humanAgreementSql(scope: HumanScope): { annotators: Prisma.Sql; alpha: Prisma.Sql } {
   checkK(scope.campaign.k);
   return {
     annotators: Prisma.sql`
@@ -69,7 +69,6 @@ function humanAgreementSql(scope: HumanScope): { annotators: Prisma.Sql; loo: Pr
       WHERE a."campaignId" = ${scope.campaign.id} AND a.status = 'SUBMITTED' AND ${countedLabelSql(scope.campaign.id, "a")}
       GROUP BY a."annotatorId", u.name
       ORDER BY min(a."submittedAt"), a."annotatorId"`,
-    loo: leaveOneOutSql(scope),
     // α: how many items have each vote vector (a few hundred rows), unpacked in humanAgreement.
     alpha: Prisma.sql`
       SELECT v.p, count(*)::int AS units FROM (${packedVotesSql(scope)}) v GROUP BY v.p`,
@@ -84,13 +83,16 @@ export async function humanAgreement(db: Db, scope: HumanScope, opts: { resample
   const q = humanAgreementSql(scope);
   // "exclude" never draws a tie: the label patterns decide leave-one-out too.
   const looFromPatterns = scope.ties === "exclude";
-  const [annotatorRows, labels, looRows, alphaRows] = await Promise.all([
+  // The leave-one-out statement of the drawing policies is the slow one: the pairwise and α
+  // bootstraps run in this process while the database works on it.
+  const looPending = looFromPatterns ? null : leaveOneOutRows(db, scope);
+  looPending?.catch(() => {}); // awaited below; an early failure elsewhere must not leave it unhandled
+  const [annotatorRows, labels, alphaRows] = await Promise.all([
     db.$queryRaw<{ id: string; name: string; labels: number }[]>(q.annotators),
     labelPatterns(db, scope),
-    looFromPatterns ? Promise.resolve([]) : analytic<LooRow[]>(db, q.loo),
     analytic<{ p: bigint; units: number }[]>(db, q.alpha),
   ]);
-  const sqlMs = ms(t0);
+  let sqlMs = ms(t0);
 
   // Pseudonyms follow the campaign-wide order of first submission (as the label export numbers
   // them); annotators without a label in the scope are left out afterwards.
@@ -116,9 +118,7 @@ export async function humanAgreement(db: Db, scope: HumanScope, opts: { resample
       .sort((x, y) => x.a - y.a || x.b - y.b)
       .map((p) => ({ a: p.a, b: p.b, block: agreementBlock(pairCells(p.counts), SCORE_LABELS, 0, seed, resamples) }));
 
-    loo[kind] = looFromPatterns
-      ? looSummaries(counts.loo, annotators.length, { seed, resamples })
-      : leaveOneOut(looRows, kind, annotators.length, indexOf, { seed, resamples });
+    if (looFromPatterns) loo[kind] = looSummaries(counts.loo, annotators.length, { seed, resamples });
 
     // α from per-item value counts.
     const slot = kind === "safety" ? f.safety.offset : f.helpfulness.offset;
@@ -129,6 +129,11 @@ export async function humanAgreement(db: Db, scope: HumanScope, opts: { resample
     for (const level of ALPHA_LEVELS) {
       alpha[kind][level] = { result: alphaFromPatterns(units, level), interval: alphaInterval(units.filter((u) => u.counts.some((c) => c > 0)), level, { seed, resamples }) };
     }
+  }
+  if (looPending) {
+    const looRows = await looPending;
+    sqlMs = ms(t0);
+    for (const kind of HUMAN_KINDS) loo[kind] = leaveOneOut(looRows, kind, annotators.length, indexOf, { seed, resamples });
   }
   return { seed, resamples, annotators, items, pairwise, loo, alpha, timings: { sqlMs, totalMs: ms(t0) } };
 }

@@ -10,7 +10,9 @@ import type { ConfidenceInterval, KappaVariant } from "@/lib/metrics";
 import type { HumanKind } from "./fields";
 import type { HumanScope } from "./scope";
 import { labelRows, packedVotesSql, scoreLabelColumns, scoreVotes } from "./score-votes";
-import { anyTie, binaryOf, pvColumns, winnerColumns } from "./sql";
+import type { Db } from "@/lib/db/client";
+import { analytic } from "./analytic";
+import { annotatorSlotsSql, anyTie, binaryOf, int, pvColumns, winnerColumns } from "./sql";
 import { NO_DRAW, tieDigest } from "./tie-break";
 import { looFromPatterns, looIntervals, type LooEntry, type LooPattern, type LooResult } from "./stats";
 
@@ -21,46 +23,56 @@ export interface LooSummary {
   ties: number;
 }
 
-export type LooRow = { field: string; pattern: number[] | null; items: number; ties: number; ann: string | null };
+export type LooRow = { field: string; pattern: (bigint | number | string)[] | null; items: number; ties: number; ann: string | null };
+
+// An item's pattern is a set of bits, not a sorted list: annotator slot i owns the 5-bit digit
+// (i mod 12) of word (i div 12), set to 16 + own · 4 + majority (16 marks "present"). An annotator
+// labels an item once, so the digits never overlap and bit_or per item needs no sort; the sorted
+// array_agg it replaces sorted each item's rows four times over, most of the seeded view's SQL at
+// 100,000 items (issue 19).
+const DIGIT_BITS = 5;
+const SLOTS_PER_WORD = 12;
 
 /**
- * Patterns: per item and field, the sorted int[] of (annotator index · 16 + own · 4 + majority),
- * then GROUP BY pattern. Annotator indexes come back as rows with field 'annotator'.
+ * Patterns: per item and field, the words above, then GROUP BY pattern. Annotator slots come back
+ * as rows with field 'annotator' (pattern = [slot]). `words` must cover the campaign's annotators
+ * (leaveOneOutRows asks again with more when it does not).
  */
-export function leaveOneOutSql(scope: HumanScope): Prisma.Sql {
+export function leaveOneOutSql(scope: HumanScope, words = 1): Prisma.Sql {
   const { seed } = scope;
   const votes = scoreVotes(scope);
   const keepTie = (k: string) => (scope.ties === "exclude" ? Prisma.raw(` AND NOT t${k}`) : Prisma.empty);
   const looLab = labelRows(scope, Prisma.sql`a."annotatorId" AS ann, ${scoreLabelColumns()}, a.sh AS x`);
+  const pattern = (k: string) => {
+    const counted = Prisma.sql`${Prisma.raw(k)} IS NOT NULL AND ${Prisma.raw(`m${k}`)} IS NOT NULL${keepTie(k)}`;
+    const digit = Prisma.sql`((16 + ${Prisma.raw(k)} * 4 + ${Prisma.raw(`m${k}`)}::int)::bigint << b)`;
+    const word = (w: number) => Prisma.sql`COALESCE(bit_or(${words === 1 ? digit : Prisma.sql`CASE WHEN g = ${int(w)} THEN ${digit} END`}) FILTER (WHERE ${counted}), 0)`;
+    return Prisma.sql`CASE WHEN count(*) FILTER (WHERE ${counted}) > 0 THEN ARRAY[${Prisma.join(Array.from({ length: words }, (_, w) => word(w)))}]::bigint[] END AS ${Prisma.raw(`p${k}`)},
+               count(*) FILTER (WHERE ${Prisma.raw(`t${k}`)} AND ${Prisma.raw(k)} IS NOT NULL AND ${Prisma.raw(`m${k}`)} IS NOT NULL) AS ${Prisma.raw(`n${k}`)}`;
+  };
   return Prisma.sql`
-    WITH lab AS MATERIALIZED (${looLab}),
-    anns AS MATERIALIZED (SELECT ann, (row_number() OVER (ORDER BY ann) - 1)::int AS ai FROM (SELECT DISTINCT ann FROM lab) x),
+    WITH RECURSIVE lab AS MATERIALIZED (${looLab}),
+    ${annotatorSlotsSql(scope.campaign.id, SLOTS_PER_WORD, DIGIT_BITS)},
     -- The items' vectors as the database keeps them: the sums of x over the same labels.
     votes AS (${packedVotesSql(scope)}),
     loo AS MATERIALIZED (
-      SELECT l.item, l.ann, an.ai, l.s, l.h, v.p - l.x AS q
-      FROM lab l JOIN votes v ON v.item = l.item JOIN anns an ON an.ann = l.ann),
+      SELECT l.item, l.ann, an.g, an.b, l.s, l.h, v.p - l.x AS q
+      FROM lab l JOIN votes v ON v.item = l.item JOIN an ON an.ann = l.ann),
     pv AS MATERIALIZED (SELECT d.q, ${pvColumns(votes, Prisma.sql`d.q`)} FROM (SELECT DISTINCT q FROM loo) d),
     ${
       scope.ties === "exclude"
         ? // No draw is read: the others' ground truth depends on their vector alone, worked out once per vector.
           Prisma.sql`pw AS MATERIALIZED (SELECT pv.q, ${winnerColumns(votes, "pv", NO_DRAW)} FROM pv),
-    m AS MATERIALIZED (SELECT l.item, l.ai, l.s, l.h, ${binaryOf(Prisma.sql`l.s`)} AS sb, ${binaryOf(Prisma.sql`l.h`)} AS hb, pw.* FROM loo l JOIN pw ON pw.q = l.q),`
+    m AS MATERIALIZED (SELECT l.item, l.g, l.b, l.s, l.h, ${binaryOf(Prisma.sql`l.s`)} AS sb, ${binaryOf(Prisma.sql`l.h`)} AS hb, pw.* FROM loo l JOIN pw ON pw.q = l.q),`
         : Prisma.sql`items AS MATERIALIZED (
-      SELECT loo.item, loo.ai, loo.s, loo.h, pv.*,
+      SELECT loo.item, loo.g, loo.b, loo.s, loo.h, pv.*,
              CASE WHEN ${anyTie(votes, "pv")} THEN ${tieDigest(seed, Prisma.sql`loo.item`, Prisma.sql`loo.ann`)} END AS dg
       FROM loo JOIN pv ON pv.q = loo.q),
-    m AS MATERIALIZED (SELECT i.item, i.ai, i.s, i.h, ${binaryOf(Prisma.sql`i.s`)} AS sb, ${binaryOf(Prisma.sql`i.h`)} AS hb,
+    m AS MATERIALIZED (SELECT i.item, i.g, i.b, i.s, i.h, ${binaryOf(Prisma.sql`i.s`)} AS sb, ${binaryOf(Prisma.sql`i.h`)} AS hb,
                               ${winnerColumns(votes, "i", Prisma.sql`i.dg`)} FROM items i),`
     }
     per_item AS (
-      SELECT item,
-        ${Prisma.join(
-          (["s", "h", "sb", "hb"] as const).map(
-            (k) => Prisma.sql`array_agg(ai * 16 + ${Prisma.raw(k)} * 4 + ${Prisma.raw(`m${k}`)}::int ORDER BY ai) FILTER (WHERE ${Prisma.raw(k)} IS NOT NULL AND ${Prisma.raw(`m${k}`)} IS NOT NULL${keepTie(k)}) AS ${Prisma.raw(`p${k}`)},
-               count(*) FILTER (WHERE ${Prisma.raw(`t${k}`)} AND ${Prisma.raw(k)} IS NOT NULL AND ${Prisma.raw(`m${k}`)} IS NOT NULL) AS ${Prisma.raw(`n${k}`)}`,
-          ),
-        )}
+      SELECT item, ${Prisma.join((["s", "h", "sb", "hb"] as const).map(pattern))}
       FROM m GROUP BY item)
     SELECT 'safety' AS field, ps AS pattern, count(*)::int AS items, sum(ns)::int AS ties, NULL::text AS ann FROM per_item WHERE ps IS NOT NULL GROUP BY ps
     UNION ALL SELECT 'helpfulness', ph, count(*)::int, sum(nh)::int, NULL FROM per_item WHERE ph IS NOT NULL GROUP BY ph
@@ -71,7 +83,34 @@ export function leaveOneOutSql(scope: HumanScope): Prisma.Sql {
     UNION ALL SELECT 'helpfulness', NULL, 0, sum(nh)::int, NULL FROM per_item WHERE ph IS NULL HAVING sum(nh) > 0
     UNION ALL SELECT 'safety/binary', NULL, 0, sum(nsb)::int, NULL FROM per_item WHERE psb IS NULL HAVING sum(nsb) > 0
     UNION ALL SELECT 'helpfulness/binary', NULL, 0, sum(nhb)::int, NULL FROM per_item WHERE phb IS NULL HAVING sum(nhb) > 0
-    UNION ALL SELECT 'annotator', ARRAY[ai], 0, 0, ann FROM anns`;
+    UNION ALL SELECT 'annotator', ARRAY[an.i::bigint], 0, 0, an.ann FROM an`;
+}
+
+/** The statement's rows, with as many words as the campaign's annotators need (a second statement only past 12). */
+export async function leaveOneOutRows(db: Db, scope: HumanScope): Promise<LooRow[]> {
+  let words = 1;
+  for (;;) {
+    const rows = await analytic<LooRow[]>(db, leaveOneOutSql(scope, words));
+    const needed = Math.max(1, Math.ceil(rows.filter((r) => r.field === "annotator").length / SLOTS_PER_WORD));
+    if (needed <= words) return rows;
+    words = needed;
+  }
+}
+
+/** The entries of a pattern's words: one per non-zero digit (slot, own label, the others' majority). */
+export function decodePattern(words: readonly (bigint | number | string)[]): { slot: number; own: number; majority: number }[] {
+  const out: { slot: number; own: number; majority: number }[] = [];
+  const mask = BigInt((1 << DIGIT_BITS) - 1);
+  words.forEach((word, w) => {
+    let x = BigInt(word);
+    for (let i = 0; x > 0n; i++, x >>= BigInt(DIGIT_BITS)) {
+      const d = Number(x & mask);
+      if (d === 0) continue;
+      if (d < 16) throw new RangeError(`slot ${w * SLOTS_PER_WORD + i}: digit ${d} lacks its presence mark`);
+      out.push({ slot: w * SLOTS_PER_WORD + i, own: (d - 16) >> 2, majority: (d - 16) & 3 });
+    }
+  });
+  return out;
 }
 
 /** The leave-one-out patterns of one kind on one scale (0..3, or binarized) and its tied votes. */
@@ -87,13 +126,13 @@ export interface LooGroup {
  */
 export function leaveOneOut(rows: readonly LooRow[], kind: HumanKind, annotators: number, indexOf: (id: string) => number, opts: { seed: number; resamples: number }): Record<KappaVariant, LooSummary> {
   // The query's annotator numbering (its own order; mapped to ours by id).
-  const looAnnotators = new Map(rows.filter((r) => r.field === "annotator").map((r) => [r.pattern![0]!, r.ann!]));
+  const looAnnotators = new Map(rows.filter((r) => r.field === "annotator").map((r) => [Number(r.pattern![0]), r.ann!]));
   const group = (field: string): LooGroup => {
     const mine = rows.filter((r) => r.field === field);
     return {
       patterns: mine.filter((r) => r.pattern !== null).map((r) => ({
         items: r.items,
-        entries: r.pattern!.map((e) => ({ annotator: indexOf(looAnnotators.get(Math.floor(e / 16))!), own: Math.floor(e / 4) % 4, majority: e % 4 })),
+        entries: decodePattern(r.pattern!).map((e) => ({ annotator: indexOf(looAnnotators.get(e.slot)!), own: e.own, majority: e.majority })),
       })),
       ties: mine.reduce((a, r) => a + r.ties, 0),
     };

@@ -73,6 +73,23 @@ export function itemVoteScope(campaignId: string, filter: DashboardFilter): Pris
     AND iv."itemId" NOT IN (SELECT gx."itemId" FROM "GoldAnswer" gx JOIN "CampaignItem" gi ON gi.id = gx."itemId" WHERE gi."campaignId" = ${campaignId})${itemNarrowing(campaignId, filter, "iv")}`;
 }
 
+/**
+ * CTEs `slot` (recursive; the statement must start WITH RECURSIVE) and `an` (ann, i = slot number
+ * 0, 1, … in id order, g = word i div perWord, b = first bit of its digit = (i mod perWord) ·
+ * bits): the campaign's annotators with a vote row, walked along the ("campaignId",
+ * "annotatorId") index one id at a time — a dozen probes, not a DISTINCT over every label.
+ */
+export function annotatorSlotsSql(campaignId: string, perWord: number, bits: number): Prisma.Sql {
+  return Prisma.sql`slot AS (
+      (SELECT lv."annotatorId" AS ann FROM "LabelVote" lv WHERE lv."campaignId" = ${campaignId} ORDER BY lv."annotatorId" LIMIT 1)
+      UNION ALL
+      SELECT (SELECT lv."annotatorId" FROM "LabelVote" lv WHERE lv."campaignId" = ${campaignId} AND lv."annotatorId" > slot.ann ORDER BY lv."annotatorId" LIMIT 1)
+      FROM slot WHERE slot.ann IS NOT NULL),
+    an AS MATERIALIZED (
+      SELECT x.ann, x.i, (x.i / ${int(perWord)})::int AS g, ((x.i % ${int(perWord)}) * ${int(bits)})::int AS b
+      FROM (SELECT slot.ann, (row_number() OVER (ORDER BY slot.ann) - 1)::int AS i FROM slot WHERE slot.ann IS NOT NULL) x)`;
+}
+
 /** One candidate of a vote: its label text and its vote count (an SQL expression). */
 export interface Candidate {
   readonly label: string;
