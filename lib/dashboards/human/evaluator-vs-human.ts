@@ -37,42 +37,36 @@ export interface EvaluatorVsHuman {
 }
 
 /**
- * The one statement behind evaluatorVsHuman. It returns counts — a few thousand rows at most —
- * which evaluatorVsHuman sums into the four confusion matrices:
+ * The two statements behind evaluatorVsHuman, run at once on two connections. They return counts
+ * — a few thousand rows at most — which evaluatorVsHuman sums into the four confusion matrices.
+ * `votes`:
  *   tot:   per DISTINCT vote vector ("ItemVote", ./votes.ts), how many items with it take their
  *          ground truth from the vector alone ("plain": no adjudication, and no tie when the
  *          policy draws one);
  *   pw:    per vector, each field's unique majority or tied labels, and that ground truth
- *          (no draw: no tie, or "exclude", which never reads the draw);
- *   sc:    the plain items joined ONCE with the evaluator's rows of both kinds (one hash join,
- *          built on the votes), counted per (vector, kind, score) — rows 'SAFETY' / 'HELPFULNESS';
- *          a plain item without a row of a kind is the vector's total minus its scored items
- *          (rows 'total'), worked out in evaluatorVsHuman;
+ *          (no draw: no tie, or "exclude", which never reads the draw) — rows 'total';
  *   items: the others, one by one (rows 'item', both scores): the tie digest (md5) only if
  *          something ties — OFFSET 0 keeps it computed once per item, not once per use — then
  *          the adjudication or the tie-break, grouped by (scores, ground truths).
+ * `scores`: the unadjudicated items joined ONCE with the evaluator's rows of both kinds (one hash
+ *   join, built on the votes), counted per (vector, kind, score). It is most of the work, and it
+ *   does not wait for the vectors' majorities: rowsOf attaches them by vector and drops the
+ *   vectors whose items are counted one by one (total 0). A plain item without a row of a kind is
+ *   its vector's total minus its scored items.
  */
-function evaluatorVsHumanSql(scope: HumanScope): Prisma.Sql {
+function evaluatorVsHumanSql(scope: HumanScope): { votes: Prisma.Sql; scores: Prisma.Sql } {
   const { seed, evaluator } = scope;
   const ev = evaluator ?? "";
   const votes = scoreVotes(scope);
   const draw = scope.ties !== "exclude";
-  // Items that need their own row: adjudicated ones, and ties when the policy reads the draw.
+  // Items counted one by one (rows 'item'): adjudicated ones, and ties when the policy reads the draw.
   const adjudicated = Prisma.sql`v.item IN (SELECT ad."itemId" FROM "Adjudication" ad)`;
-  const tied = Prisma.sql`v.p IN (SELECT pt.p FROM pt WHERE pt.tie)`;
-  const own = draw ? Prisma.sql`(${adjudicated} OR ${tied})` : adjudicated;
-  return Prisma.sql`
+  const votesSql = Prisma.sql`
     WITH tot AS MATERIALIZED (SELECT v.p, count(*) FILTER (WHERE NOT ${adjudicated})::int AS n FROM (${packedVotesSql(scope)}) v GROUP BY v.p),
     pv AS MATERIALIZED (SELECT tot.p, tot.n, ${pvColumns(votes, Prisma.sql`tot.p`)} FROM tot),
     pt AS MATERIALIZED (SELECT pv.p, (${anyTie(votes, "pv")}) AS tie FROM pv),
     pw AS MATERIALIZED (SELECT pv.p, (CASE WHEN ${draw ? Prisma.sql`pt.tie` : Prisma.sql`false`} THEN 0 ELSE pv.n END) AS n, ${winnerColumns(votes, "pv", NO_DRAW)}
                         FROM pv JOIN pt ON pt.p = pv.p),
-    sc AS (
-      SELECT v.p, e.kind::text AS kind, e.score, count(*)::int AS n
-      FROM (${packedVotesSql(scope)}) v
-      JOIN "Evaluation" e ON e."trajectoryId" = v.traj AND e."evaluatorModel" = ${ev} AND e.kind IN ('SAFETY', 'HELPFULNESS')
-      WHERE NOT ${own}
-      GROUP BY 1, 2, 3),
     items AS (
       SELECT es.score AS es, eh.score AS eh, pv.*, ad."values" AS adj,
              CASE WHEN pt.tie THEN ${policyDigest(scope.ties, seed, Prisma.sql`v.item`)} END AS h
@@ -87,12 +81,15 @@ function evaluatorVsHumanSql(scope: HumanScope): Prisma.Sql {
     FROM m
     GROUP BY 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
     UNION ALL
-    SELECT sc.kind, CASE WHEN sc.kind = 'SAFETY' THEN sc.score END, CASE WHEN sc.kind = 'HELPFULNESS' THEN sc.score END,
-           pw.ms::int, pw.ts, pw.ks, pw.mh::int, pw.th, pw.kh, pw.msb::int, pw.tsb, pw.ksb, pw.mhb::int, pw.thb, pw.khb, sc.n, sc.p
-    FROM sc JOIN pw ON pw.p = sc.p
-    UNION ALL
     SELECT 'total', NULL, NULL, pw.ms::int, pw.ts, pw.ks, pw.mh::int, pw.th, pw.kh, pw.msb::int, pw.tsb, pw.ksb, pw.mhb::int, pw.thb, pw.khb, pw.n, pw.p
-    FROM pw WHERE pw.n > 0`;
+    FROM pw`;
+  const scores = Prisma.sql`
+    SELECT v.p, e.kind::text AS kind, e.score, count(*)::int AS n
+    FROM (${packedVotesSql(scope)}) v
+    JOIN "Evaluation" e ON e."trajectoryId" = v.traj AND e."evaluatorModel" = ${ev} AND e.kind IN ('SAFETY', 'HELPFULNESS')
+    WHERE NOT ${adjudicated}
+    GROUP BY 1, 2, 3`;
+  return { votes: votesSql, scores };
 }
 
 type EvhRow = {
@@ -146,20 +143,26 @@ function blockOf(rows: EvhRow[], scope: HumanScope, resamples: number, labels: r
  * this kind, and per vector the plain items without one (its total minus its scored items: the
  * score is null, like an evaluator row without a parsed score).
  */
-function rowsOf(rows: readonly (EvhRow & { src: string; p: bigint | null })[], kind: HumanKind): EvhRow[] {
+type VoteRow = EvhRow & { src: string; p: bigint | null };
+type ScoreRow = { p: bigint; kind: string; score: number | null; n: number };
+
+function rowsOf(rows: readonly VoteRow[], scoreRows: readonly ScoreRow[], kind: HumanKind): EvhRow[] {
   const src = kind === "safety" ? "SAFETY" : "HELPFULNESS";
+  const totals = new Map<bigint, VoteRow>();
+  for (const r of rows) if (r.src === "total") totals.set(BigInt(r.p!), r);
   const scored = new Map<bigint, number>();
-  const out: EvhRow[] = [];
-  for (const r of rows) {
-    if (r.src === "item") out.push(r);
-    else if (r.src === src) {
-      out.push(r);
-      scored.set(r.p!, (scored.get(r.p!) ?? 0) + r.n);
-    }
+  const out: EvhRow[] = rows.filter((r) => r.src === "item");
+  for (const r of scoreRows) {
+    if (r.kind !== src) continue;
+    const p = BigInt(r.p);
+    const total = totals.get(p);
+    // A vector whose items are all counted one by one (adjudicated, or tied under a drawing policy).
+    if (!total || total.n === 0) continue;
+    out.push({ ...total, es: kind === "safety" ? r.score : null, eh: kind === "helpfulness" ? r.score : null, n: r.n });
+    scored.set(p, (scored.get(p) ?? 0) + r.n);
   }
-  for (const r of rows) {
-    if (r.src !== "total") continue;
-    const unscored = r.n - (scored.get(r.p!) ?? 0);
+  for (const [p, r] of totals) {
+    const unscored = r.n - (scored.get(p) ?? 0);
     if (unscored > 0) out.push({ ...r, n: unscored });
   }
   // One order whatever order the database returned: the sensitivity ranges sum the tie groups in
@@ -185,10 +188,11 @@ export async function evaluatorVsHuman(db: Db, scope: HumanScope, opts: { resamp
   const t0 = performance.now();
   const resamples = opts.resamples ?? HUMAN_RESAMPLES;
   checkK(scope.campaign.k);
-  const rows = await analytic<(EvhRow & { src: string; p: bigint | null })[]>(db, evaluatorVsHumanSql(scope));
+  const q = evaluatorVsHumanSql(scope);
+  const [rows, scoreRows] = await Promise.all([analytic<VoteRow[]>(db, q.votes), analytic<ScoreRow[]>(db, q.scores)]);
   const sqlMs = ms(t0);
   const kind = (k: HumanKind): EvaluatorHumanKind => {
-    const mine = rowsOf(rows, k);
+    const mine = rowsOf(rows, scoreRows, k);
     const score = blockOf(mine, scope, resamples, SCORE_LABELS, COLUMNS[k].score);
     const binarized = blockOf(mine, scope, resamples, BINARY_LABELS, COLUMNS[k].binarized);
     return { score: score.block, binarized: binarized.block, unscored: score.unscored };
