@@ -75,7 +75,7 @@ async function seedExtras(client: pg.Client, n: number): Promise<void> {
      FROM generate_series(0, $1::int - 1) g CROSS JOIN (VALUES ('SAFETY'), ('HELPFULNESS')) kinds(k)`,
     [n, SECOND_EVALUATOR],
   );
-  await client.query(`ANALYZE "Evaluation"`);
+  await client.query(`VACUUM ANALYZE "Evaluation"`); // as autovacuum would, see lib/label-scale.ts
 }
 
 /** A tiny cookie jar for one origin: name → value, from every Set-Cookie seen. */
