@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { agreementIntervals } from "./agreement";
-import { conditionalShares, logFactorial, sampleBinomial, sampleMultinomialInto } from "./binomial";
+import { conditionalShares, logFactorial, multinomialChain, sampleBinomial, sampleMultinomialInto } from "./binomial";
 import { bootstrap, bootstrapCounts, quantileSorted } from "./bootstrap";
 import { confusionFromPairs, flattenCounts } from "./confusion";
 import { cohenKappa, kappaEvaluator, kappaVariants } from "./kappa";
-import { mulberry32 } from "./rng";
+import { mulberry32, openUniform, type Rng } from "./rng";
 
 /** Pearson χ² of `draws` samples against Binomial(n, p), tails pooled so every bin expects ≥ 5. */
 function chiSquare(n: number, p: number, draws: number, seed: number): { stat: number; df: number; mean: number } {
@@ -69,17 +69,115 @@ describe("exact binomial sampling (the fast bootstrap's engine)", () => {
 
   it("multinomial draws keep the total and the expected shares", () => {
     const counts = [500, 0, 300, 150, 50];
-    const conditional = conditionalShares(counts);
+    const chain = multinomialChain(counts);
     const out = new Float64Array(5);
     const rng = mulberry32(3);
     const mean = new Float64Array(5);
     for (let r = 0; r < 4000; r++) {
-      sampleMultinomialInto(rng, 1000, conditional, out);
+      sampleMultinomialInto(rng, 1000, chain, out);
       expect(out.reduce((a, b) => a + b, 0)).toBe(1000);
       expect(out[1]).toBe(0);
       out.forEach((x, k) => (mean[k]! += x / 4000));
     }
     counts.forEach((c, k) => expect(Math.abs(mean[k]! - c)).toBeLessThan(2));
+  });
+});
+
+// The sampler as it was before its per-link constants were precomputed (issue 19), verbatim:
+// seeded intervals already shown must not move, so the fast path has to draw exactly this.
+function referenceBinomial(rng: Rng, n: number, p: number): number {
+  if (n === 0 || p <= 0) return 0;
+  if (p >= 1) return n;
+  if (p > 0.5) return n - referenceBinomial(rng, n, 1 - p);
+  if (n * p < 10) {
+    const ratio = p / (1 - p);
+    let pk = Math.exp(n * Math.log1p(-p));
+    let u = openUniform(rng);
+    let k = 0;
+    while (u > pk && k < n) {
+      u -= pk;
+      k++;
+      pk *= (ratio * (n - k + 1)) / k;
+    }
+    return k;
+  }
+  const q = 1 - p;
+  const spq = Math.sqrt(n * p * q);
+  const b = 1.15 + 2.53 * spq;
+  const a = -0.0873 + 0.0248 * b + 0.01 * p;
+  const c = n * p + 0.5;
+  const vr = 0.92 - 4.2 / b;
+  const alpha = (2.83 + 5.1 / b) * spq;
+  const logOdds = Math.log(p / q);
+  const mode = Math.floor((n + 1) * p);
+  const logModeTerms = logFactorial(mode) + logFactorial(n - mode);
+  for (;;) {
+    const u = openUniform(rng) - 0.5;
+    const v = openUniform(rng);
+    const us = 0.5 - Math.abs(u);
+    const k = Math.floor(((2 * a) / us + b) * u + c);
+    if (k < 0 || k > n) continue;
+    if (us >= 0.07 && v <= vr) return k;
+    const logV = Math.log((v * alpha) / (a / (us * us) + b));
+    const logRatio = logModeTerms - logFactorial(k) - logFactorial(n - k) + (k - mode) * logOdds;
+    if (logV <= logRatio) return k;
+  }
+}
+
+function referenceMultinomial(rng: Rng, n: number, conditional: Float64Array, out: Float64Array): void {
+  let remaining = n;
+  for (let k = 0; k < conditional.length; k++) {
+    const x = remaining === 0 ? 0 : referenceBinomial(rng, remaining, conditional[k]!);
+    out[k] = x;
+    remaining -= x;
+  }
+}
+
+// bootstrapCounts' output for this case from the code before issue 19's precomputed chain.
+const RECORDED = { method: "percentile", level: 0.95, seed: 42, resamples: 500, skipped: 0, lower: 4.682310924369748, upper: 4.908046218487395 };
+
+describe("draws are those of the reference sampler, bit for bit", () => {
+  it("binomial draws across inversion, BTRS and the mirror", () => {
+    for (const [n, p] of [[7, 0.3], [100000, 0.00005], [40, 0.2], [60, 0.2], [300, 0.5], [1000, 0.7], [100000, 0.02], [250000, 0.4], [50, 0.9999]] as const) {
+      const fast = mulberry32(n);
+      const slow = mulberry32(n);
+      let differ = 0;
+      for (let i = 0; i < 3000; i++) if (!Object.is(sampleBinomial(fast, n, p), referenceBinomial(slow, n, p))) differ++;
+      expect(differ).toBe(0);
+    }
+  });
+
+  it("multinomial chains: heavy-tailed counts, zeros, shares past ½", () => {
+    const rng = mulberry32(17);
+    const shapes = [
+      [500, 0, 300, 150, 50],
+      [0, 0, 9, 0],
+      [1, 1, 1, 1, 1, 1, 1, 1, 1, 3000],
+      Array.from({ length: 2000 }, () => Math.max(1, Math.round(Math.min(3000, 1 / Math.pow(1 - rng(), 1.1))))),
+    ];
+    for (const counts of shapes) {
+      const n = counts.reduce((a, b) => a + b, 0);
+      const chain = multinomialChain(counts);
+      const conditional = conditionalShares(counts);
+      const fast = mulberry32(n);
+      const slow = mulberry32(n);
+      const got = new Float64Array(counts.length);
+      const want = new Float64Array(counts.length);
+      let differ = 0;
+      for (let r = 0; r < 200; r++) {
+        sampleMultinomialInto(fast, n, chain, got);
+        referenceMultinomial(slow, n, conditional, want);
+        for (let k = 0; k < counts.length; k++) if (!Object.is(got[k], want[k])) differ++;
+      }
+      expect(differ).toBe(0);
+      expect(fast()).toBe(slow()); // the same number of uniforms used
+    }
+  });
+
+  it("a bootstrap interval recorded before the change", () => {
+    const counts = [120, 3, 0, 45, 7, 900, 1, 2, 60, 15, 4, 33];
+    const mean = (r: Float64Array) => r.reduce((a, x, k) => a + x * k, 0) / r.reduce((a, x) => a + x, 0);
+    expect(bootstrapCounts(counts, mean, { seed: 42, resamples: 500 })).toMatchObject(RECORDED);
   });
 });
 

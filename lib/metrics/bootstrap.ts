@@ -6,7 +6,7 @@
 //    counts straight from SQL however many items they stand for.
 // Resamples on which the statistic is undefined are skipped and counted, never imputed.
 
-import { conditionalShares, sampleMultinomialInto } from "./binomial";
+import { multinomialChain, sampleMultinomialInto } from "./binomial";
 import type { Estimate, Undefined } from "./estimate";
 import { mulberry32, normalizeSeed } from "./rng";
 
@@ -167,10 +167,10 @@ export function bootstrapCountsMany<K extends string>(
   }
   const collectors = keys.map(() => new Collector(cfg));
   const rng = mulberry32(cfg.seed);
-  const conditional = conditionalShares(counts);
+  const chain = multinomialChain(counts);
   const resampled = new Float64Array(counts.length);
   for (let r = 0; r < cfg.resamples; r++) {
-    sampleMultinomialInto(rng, n, conditional, resampled);
+    sampleMultinomialInto(rng, n, chain, resampled);
     for (let s = 0; s < keys.length; s++) collectors[s]!.add(statistics[keys[s]!](resampled));
   }
   keys.forEach((k, s) => (out[k] = collectors[s]!.interval()));

@@ -18,4 +18,4 @@ export * from "./failures";
 export * from "./emulator-quality";
 export * from "./agents";
 export * from "./bootstrap";
-export { sampleBinomial, sampleMultinomialInto, conditionalShares } from "./binomial";
+export { sampleBinomial, sampleMultinomialInto, conditionalShares, multinomialChain, type MultinomialChain } from "./binomial";

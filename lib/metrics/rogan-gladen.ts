@@ -16,7 +16,7 @@
 // campaign's items (Multinomial over the four cells → Se*, Sp*), π* per resample; resamples where
 // Se* or Sp* is undefined, or Se* + Sp* ≤ 1, are skipped and counted, never imputed.
 
-import { conditionalShares, sampleBinomial, sampleMultinomialInto } from "./binomial";
+import { multinomialChain, sampleBinomial, sampleMultinomialInto } from "./binomial";
 import { DEFAULT_LEVEL, DEFAULT_RESAMPLES, quantileSorted, type BootstrapOptions, type Bounds } from "./bootstrap";
 import { defined, ratio, undefinedBecause, type Estimate, type Ratio, type Undefined } from "./estimate";
 import type { FailureCounts } from "./failures";
@@ -118,7 +118,7 @@ export function correctedFailureRateInterval(failures: number, scored: number, c
   // Cell order: T∩I, I\T, T\I, neither.
   const cells = [c.identifiedTrue, c.identifiedOnly, c.trueOnly, c.neither];
   const n = cells.reduce((a, b) => a + b, 0);
-  const conditional = conditionalShares(cells);
+  const chain = multinomialChain(cells);
   const drawn = new Float64Array(4);
   const share = failures / scored;
   const rng = mulberry32(seed);
@@ -128,7 +128,7 @@ export function correctedFailureRateInterval(failures: number, scored: number, c
   let empty = 0;
   for (let r = 0; r < resamples; r++) {
     const p = sampleBinomial(rng, scored, share) / scored;
-    sampleMultinomialInto(rng, n, conditional, drawn);
+    sampleMultinomialInto(rng, n, chain, drawn);
     const ti = drawn[0]!, io = drawn[1]!, to = drawn[2]!, ne = drawn[3]!;
     if (ti + to === 0 || ne + io === 0) {
       empty++;

@@ -98,3 +98,21 @@ describe("leave-one-out κ from patterns", () => {
     }
   });
 });
+
+describe("leave-one-out intervals are those shown before issue 19's faster bootstrap", () => {
+  it("recorded with the per-pattern cell lists and the sampler without precomputed links", () => {
+    const rng = mulberry32(21);
+    const patterns: LooPattern[] = Array.from({ length: 400 }, () => ({
+      items: Math.min(2000, Math.floor(1 / (1 - rng()) ** 1.2)),
+      entries: Array.from({ length: 3 }, (_, j) => ({ annotator: (j + Math.floor(rng() * 5)) % 5, own: Math.floor(rng() * 4), majority: Math.floor(rng() * 4) })),
+    }));
+    const base = { method: "percentile", level: 0.95, seed: 4, resamples: 300, skipped: 0 };
+    expect(looIntervals(patterns, 5, ["categorical", "linear", "quadratic"], { seed: 4, resamples: 300 })).toEqual({
+      categorical: { ...base, lower: -0.050260073364469804, upper: -0.03976857098928483 },
+      linear: { ...base, lower: -0.07269176920368046, upper: -0.059276518269501 },
+      quadratic: { ...base, lower: -0.08961178986955332, upper: -0.06978921348909331 },
+    });
+    const binary = patterns.map((p) => ({ ...p, entries: p.entries.map((e) => ({ ...e, own: e.own >> 1, majority: e.majority >> 1 })) }));
+    expect(looIntervals(binary, 5, ["binarized"], { seed: 4, resamples: 300 })).toEqual({ binarized: { ...base, lower: -0.05016305678504771, upper: -0.030422717407658416 } });
+  });
+});

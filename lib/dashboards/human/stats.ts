@@ -79,15 +79,38 @@ function labelIndex(labels: readonly number[], label: number): number {
   return i;
 }
 
-/** Per pattern, the flat cell index (annotator·size² + own·size + majority) of each entry. */
-function compile(patterns: readonly LooPattern[], annotators: number, labels: readonly number[]): Int32Array[] {
+/**
+ * The flat cell index (annotator·size² + own·size + majority) of every entry, pattern after
+ * pattern: pattern k's are cells[start[k]] up to cells[start[k + 1]]. One array, walked once per
+ * resample by looIntervals.
+ */
+interface CompiledPatterns {
+  readonly start: Int32Array;
+  readonly cells: Int32Array;
+}
+
+function compile(patterns: readonly LooPattern[], annotators: number, labels: readonly number[]): CompiledPatterns {
   const size = labels.length;
-  return patterns.map((p) =>
-    Int32Array.from(p.entries, (e) => {
+  const start = new Int32Array(patterns.length + 1);
+  patterns.forEach((p, k) => (start[k + 1] = start[k]! + p.entries.length));
+  const cells = new Int32Array(start[patterns.length]!);
+  let i = 0;
+  for (const p of patterns) {
+    for (const e of p.entries) {
       if (!Number.isInteger(e.annotator) || e.annotator < 0 || e.annotator >= annotators) throw new RangeError(`annotator index ${e.annotator} out of range`);
-      return e.annotator * size * size + labelIndex(labels, e.own) * size + labelIndex(labels, e.majority);
-    }),
-  );
+      cells[i++] = e.annotator * size * size + labelIndex(labels, e.own) * size + labelIndex(labels, e.majority);
+    }
+  }
+  return { start, cells };
+}
+
+/** flat[cell] += weights[k] for every entry of every pattern k, in pattern order. */
+function accumulate({ start, cells }: CompiledPatterns, weights: ArrayLike<number>, flat: Float64Array): void {
+  for (let k = 0; k < weights.length; k++) {
+    const w = weights[k]!;
+    if (w === 0) continue;
+    for (let i = start[k]!, end = start[k + 1]!; i < end; i++) flat[cells[i]!]! += w;
+  }
 }
 
 function meanOf(values: number[]): Estimate {
@@ -99,15 +122,14 @@ function meanOf(values: number[]): Estimate {
 export function looFromPatterns(patterns: readonly LooPattern[], annotators: number, variant: KappaVariant): LooResult {
   const labels = labelsFor(variant);
   const size = labels.length;
-  const cells = compile(patterns, annotators, labels);
   const flat = new Float64Array(annotators * size * size);
+  accumulate(compile(patterns, annotators, labels), patterns.map((p) => p.items), flat);
   let items = 0;
   let pairs = 0;
-  patterns.forEach((p, k) => {
-    for (const c of cells[k]!) flat[c]! += p.items;
+  for (const p of patterns) {
     items += p.items;
     pairs += p.items * p.entries.length;
-  });
+  }
   const perAnnotator = Array.from({ length: annotators }, (_, a): LooAnnotator => {
     const counts = labels.map((_, i) => labels.map((_, j) => flat[a * size * size + i * size + j]!));
     const confusion = confusionFromCounts(counts, labels);
@@ -132,20 +154,16 @@ export function looIntervals(
   const labels = labelsFor(variants[0]!);
   if (variants.some((v) => labelsFor(v) !== labels)) throw new RangeError("variants on different label sets need separate patterns");
   const size = labels.length;
-  const cells = compile(patterns, annotators, labels);
+  const compiled = compile(patterns, annotators, labels);
   const flat = new Float64Array(annotators * size * size);
-  const one = new Float64Array(size * size);
+  const perAnnotator = Array.from({ length: annotators }, (_, a) => flat.subarray(a * size * size, (a + 1) * size * size));
   // bootstrapCountsMany calls every statistic once per resample, in key order, on a reused
   // buffer: the first call of each round accumulates the per-annotator matrices for all of them.
   let calls = 0;
   const fill = (resampled: Float64Array) => {
     if (calls++ % variants.length !== 0) return;
     flat.fill(0);
-    for (let k = 0; k < cells.length; k++) {
-      const w = resampled[k]!;
-      if (w === 0) continue;
-      for (const c of cells[k]!) flat[c]! += w;
-    }
+    accumulate(compiled, resampled, flat);
   };
   const statistic = (variant: KappaVariant) => {
     const kappa = kappaEvaluator(size, variant === "binarized" ? "categorical" : variant);
@@ -153,9 +171,8 @@ export function looIntervals(
       fill(resampled);
       let sum = 0;
       let count = 0;
-      for (let a = 0; a < annotators; a++) {
-        for (let c = 0; c < size * size; c++) one[c] = flat[a * size * size + c]!;
-        const v = kappa(one);
+      for (const matrix of perAnnotator) {
+        const v = kappa(matrix);
         if (v !== undefined) {
           sum += v;
           count++;
