@@ -64,12 +64,11 @@ export function leaveOneOutSql(scope: HumanScope, words = 1, part: Part = "all")
         ? // No draw is read: the others' ground truth depends on their vector alone, worked out once per vector.
           Prisma.sql`pw AS MATERIALIZED (SELECT pv.q, ${winnerColumns(votes, "pv", NO_DRAW)} FROM pv),
     m AS MATERIALIZED (SELECT l.item, l.g, l.b, l.s, l.h, ${binaryOf(Prisma.sql`l.s`)} AS sb, ${binaryOf(Prisma.sql`l.h`)} AS hb, pw.* FROM loo l JOIN pw ON pw.q = l.q),`
-        : Prisma.sql`items AS MATERIALIZED (
-      SELECT loo.item, loo.g, loo.b, loo.s, loo.h, pv.*,
-             CASE WHEN ${anyTie(votes, "pv")} THEN ${tieDigest(seed, Prisma.sql`loo.item`, Prisma.sql`loo.ann`)} END AS dg
-      FROM loo JOIN pv ON pv.q = loo.q),
-    m AS MATERIALIZED (SELECT i.item, i.g, i.b, i.s, i.h, ${binaryOf(Prisma.sql`i.s`)} AS sb, ${binaryOf(Prisma.sql`i.h`)} AS hb,
-                              ${winnerColumns(votes, "i", Prisma.sql`i.dg`)} FROM items i),`
+        : // The digest in a LATERAL kept apart by OFFSET 0: md5 once per row, not once per use.
+          Prisma.sql`m AS MATERIALIZED (
+      SELECT loo.item, loo.g, loo.b, loo.s, loo.h, ${binaryOf(Prisma.sql`loo.s`)} AS sb, ${binaryOf(Prisma.sql`loo.h`)} AS hb, ${winnerColumns(votes, "pv", Prisma.sql`d.dg`)}
+      FROM loo JOIN pv ON pv.q = loo.q
+      CROSS JOIN LATERAL (SELECT CASE WHEN ${anyTie(votes, "pv")} THEN ${tieDigest(seed, Prisma.sql`loo.item`, Prisma.sql`loo.ann`)} END AS dg OFFSET 0) d),`
     }
     per_item AS (
       SELECT item, ${Prisma.join((["s", "h", "sb", "hb"] as const).map(pattern))}
