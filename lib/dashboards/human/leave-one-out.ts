@@ -5,13 +5,13 @@
 // "exclude" and drawn with the seed otherwise (no range is computed here). The database returns
 // PATTERNS (items that look alike, GROUP BY pattern); ./stats.ts computes κ from them.
 import "server-only";
+import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import type { ConfidenceInterval, KappaVariant } from "@/lib/metrics";
 import type { HumanKind } from "./fields";
 import type { HumanScope } from "./scope";
-import { labelRows, packedVotesSql, scoreLabelColumns, scoreVotes } from "./score-votes";
-import type { Db } from "@/lib/db/client";
 import { analytic } from "./analytic";
+import { labelRows, packedVotesSql, scoreLabelColumns, scoreVotes } from "./score-votes";
 import { annotatorSlotsSql, anyTie, binaryOf, int, pvColumns, winnerColumns } from "./sql";
 import { NO_DRAW, tieDigest } from "./tie-break";
 import { looFromPatterns, looIntervals, type LooEntry, type LooPattern, type LooResult } from "./stats";
