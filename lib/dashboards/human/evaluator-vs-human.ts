@@ -8,7 +8,7 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { BINARY_LABELS, BINARY_THRESHOLD, SCORE_LABELS, TieTally, agreementRanges, type TiePolicy } from "@/lib/metrics";
-import { analytic, ms } from "./analytic";
+import { analyticTogether, ms } from "./analytic";
 import { agreementBlock, type AgreementBlock } from "./block";
 import { cached, panelKey, versionProbeSql, type Cached } from "./cache";
 import { HUMAN_RESAMPLES, type HumanKind } from "./fields";
@@ -37,7 +37,8 @@ export interface EvaluatorVsHuman {
 }
 
 /**
- * The two statements behind evaluatorVsHuman, run at once on two connections. They return counts
+ * The two statements behind evaluatorVsHuman, run at once on two connections at one data version
+ * (analyticTogether). They return counts
  * — a few thousand rows at most — which evaluatorVsHuman sums into the four confusion matrices.
  * `votes`:
  *   tot:   per DISTINCT vote vector ("ItemVote", ./votes.ts), how many items with it take their
@@ -189,7 +190,8 @@ export async function evaluatorVsHuman(db: Db, scope: HumanScope, opts: { resamp
   const resamples = opts.resamples ?? HUMAN_RESAMPLES;
   checkK(scope.campaign.k);
   const q = evaluatorVsHumanSql(scope);
-  const [rows, scoreRows] = await Promise.all([analytic<VoteRow[]>(db, q.votes), analytic<ScoreRow[]>(db, q.scores)]);
+  // One data version for both: an item counted by one must be counted alike by the other.
+  const [rows, scoreRows] = await analyticTogether<[VoteRow[], ScoreRow[]]>(db, [q.votes, q.scores], versionProbeSql(scope, "safety+helpfulness"));
   const sqlMs = ms(t0);
   const kind = (k: HumanKind): EvaluatorHumanKind => {
     const mine = rowsOf(rows, scoreRows, k);

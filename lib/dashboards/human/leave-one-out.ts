@@ -10,7 +10,8 @@ import { Prisma } from "@/lib/db/generated/client";
 import type { ConfidenceInterval, KappaVariant } from "@/lib/metrics";
 import type { HumanKind } from "./fields";
 import type { HumanScope } from "./scope";
-import { analytic } from "./analytic";
+import { analyticTogether } from "./analytic";
+import { versionProbeSql } from "./cache";
 import { labelRows, packedVotesSql, scoreLabelColumns, scoreVotes } from "./score-votes";
 import { annotatorSlotsSql, anyTie, binaryOf, int, pvColumns, winnerColumns } from "./sql";
 import { NO_DRAW, tieDigest } from "./tie-break";
@@ -106,7 +107,8 @@ const HALVES: Part[] = ["low", "high"];
 export async function leaveOneOutRows(db: Db, scope: HumanScope): Promise<LooRow[]> {
   let words = 1;
   for (;;) {
-    const parts = await Promise.all(HALVES.map((half) => analytic<LooRow[]>(db, leaveOneOutSql(scope, words, half))));
+    // One data version for both halves: they number the annotators alike and count every item once.
+    const parts = await analyticTogether<LooRow[][]>(db, HALVES.map((half) => leaveOneOutSql(scope, words, half)), versionProbeSql(scope, "none"));
     const annotators = parts[0]!.filter((r) => r.field === "annotator");
     const needed = Math.max(1, Math.ceil(annotators.length / SLOTS_PER_WORD));
     if (needed > words) {
