@@ -12,6 +12,7 @@ import type { HumanKind } from "./fields";
 import { humanAgreement } from "./human-vs-human";
 import { leaveOneOut, leaveOneOutRows } from "./leave-one-out";
 import { resolveHumanScope, type HumanScope } from "./scope";
+import { slotWords } from "./sql";
 import { tieBreakWinner } from "./tie-break";
 
 const ANNOTATORS = 19;
@@ -161,6 +162,12 @@ describe("label patterns", () => {
       }
     }
     expect(h.annotators.length).toBeGreaterThan(12);
+  });
+
+  it("slotWords: as many words as the campaign's annotators with labels need, so the pattern statements run once", async () => {
+    const annotators = new Set(labels.map((l) => l.ann)).size; // the excluded annotator's labels keep a slot
+    expect(annotators).toBeGreaterThan(15);
+    for (const perWord of [12, 15, annotators]) expect(await slotWords(t.prisma, CAMPAIGN, perWord)).toBe(Math.ceil(annotators / perWord));
   });
 
   it("pairwise tables do not depend on the tie policy", async () => {

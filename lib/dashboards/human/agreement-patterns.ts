@@ -28,7 +28,7 @@ import { analytic } from "./analytic";
 import type { HumanKind } from "./fields";
 import type { LooGroup } from "./leave-one-out";
 import type { HumanScope } from "./scope";
-import { annotatorSlotsSql, int, voteScope } from "./sql";
+import { annotatorSlotsSql, int, slotWords, voteScope } from "./sql";
 import type { LooEntry } from "./stats";
 
 /** Annotator slots per 64-bit word: 4 scores each, 60 bits. */
@@ -69,9 +69,9 @@ function patternsSql(scope: HumanScope, words: number): Prisma.Sql {
     UNION ALL SELECT 2, ARRAY[an.i::bigint], 0, an.ann FROM an`;
 }
 
-/** The scope's label patterns (one statement; a second only when the campaign has more annotators than the first assumed). */
+/** The scope's label patterns (one statement after slotWords; a second only if an annotator joined in between). */
 export async function labelPatterns(db: Db, scope: HumanScope): Promise<LabelPatterns> {
-  let words = 1;
+  let words = await slotWords(db, scope.campaign.id, SLOTS_PER_WORD);
   for (;;) {
     const rows = await analytic<Row[]>(db, patternsSql(scope, words));
     const slotRows = rows.filter((r) => r.kind === 2);

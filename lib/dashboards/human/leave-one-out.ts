@@ -13,7 +13,7 @@ import type { HumanScope } from "./scope";
 import { analyticTogether } from "./analytic";
 import { versionProbeSql } from "./cache";
 import { labelRows, packedVotesSql, scoreLabelColumns, scoreVotes } from "./score-votes";
-import { annotatorSlotsSql, anyTie, binaryOf, int, pvColumns, winnerColumns } from "./sql";
+import { annotatorSlotsSql, anyTie, binaryOf, int, pvColumns, slotWords, winnerColumns } from "./sql";
 import { NO_DRAW, tieDigest } from "./tie-break";
 import { looFromPatterns, looIntervals, type LooEntry, type LooPattern, type LooResult } from "./stats";
 
@@ -103,9 +103,9 @@ function inPart(item: Prisma.Sql, part: Part): Prisma.Sql {
  */
 const HALVES: Part[] = ["low", "high"];
 
-/** The statement's rows, with as many words as the campaign's annotators need (run again with more past 12). */
+/** The statement's rows, with as many words as the campaign's annotators need (slotWords; run again with more if one joined meanwhile). */
 export async function leaveOneOutRows(db: Db, scope: HumanScope): Promise<LooRow[]> {
-  let words = 1;
+  let words = await slotWords(db, scope.campaign.id, SLOTS_PER_WORD);
   for (;;) {
     // One data version for both halves: they number the annotators alike and count every item once.
     const parts = await analyticTogether<LooRow[][]>(db, HALVES.map((half) => leaveOneOutSql(scope, words, half)), versionProbeSql(scope, "none"));

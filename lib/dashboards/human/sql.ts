@@ -10,6 +10,7 @@
 // The votes are counted as packed vectors (one bigint per item, see "Packed vote vectors" below),
 // and the majority is worked out once per DISTINCT vector, then the tie-break per tied item.
 import "server-only";
+import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { countedLabelSql } from "@/lib/annotation/quality/metric-scope";
 import type { LabelSchema } from "@/lib/trajectory/label-schema";
@@ -88,6 +89,16 @@ export function annotatorSlotsSql(campaignId: string, perWord: number, bits: num
     an AS MATERIALIZED (
       SELECT x.ann, x.i, (x.i / ${int(perWord)})::int AS g, ((x.i % ${int(perWord)}) * ${int(bits)})::int AS b
       FROM (SELECT slot.ann, (row_number() OVER (ORDER BY slot.ann) - 1)::int AS i FROM slot WHERE slot.ann IS NOT NULL) x)`;
+}
+
+/**
+ * How many words of `perWord` slots the campaign's annotators need right now (one statement of a
+ * dozen index probes): the pattern statements start with that many instead of one, so a campaign
+ * of more annotators than one word holds is not read twice; they still check their own count.
+ */
+export async function slotWords(db: Db, campaignId: string, perWord: number): Promise<number> {
+  const [{ n }] = await db.$queryRaw<[{ n: number }]>`WITH RECURSIVE ${annotatorSlotsSql(campaignId, perWord, 1)} SELECT count(*)::int AS n FROM an`;
+  return Math.max(1, Math.ceil(n / perWord));
 }
 
 /** One candidate of a vote: its label text and its vote count (an SQL expression). */
