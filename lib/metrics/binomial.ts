@@ -43,9 +43,14 @@ export function sampleBinomial(rng: Rng, n: number, p: number): number {
   // Both algorithms below want p ≤ ½; the count of failures is the mirror image.
   if (p > 0.5) return n - sampleBinomial(rng, n, 1 - p);
   const odds = p / (1 - p);
-  if (n * p < 10) return binomialByInversion(rng, n, Math.log1p(-p), odds);
+  return binomialAtMostHalf(rng, n, p, 1 - p, Math.log1p(-p), odds, Math.log(odds));
+}
+
+/** One draw at p ≤ ½, given p's derived values (computed per draw by sampleBinomial, per link once by multinomialChain). */
+function binomialAtMostHalf(rng: Rng, n: number, p: number, q: number, log1mp: number, odds: number, logOdds: number): number {
+  if (n * p < 10) return binomialByInversion(rng, n, log1mp, odds);
   tabulateLogFactorials(n);
-  return binomialBtrs(rng, n, p, 1 - p, Math.log(odds));
+  return binomialBtrs(rng, n, p, q, logOdds);
 }
 
 /**
@@ -165,7 +170,6 @@ export function multinomialChain(counts: ArrayLike<number>): MultinomialChain {
 /** Writes one Multinomial(n, shares) draw into `out` (no allocation: called once per resample). */
 export function sampleMultinomialInto(rng: Rng, n: number, chain: MultinomialChain, out: Float64Array): void {
   const { kind, p, q, log1mp, odds, logOdds } = chain;
-  tabulateLogFactorials(n);
   let remaining = n;
   for (let k = 0; k < kind.length; k++) {
     const how = kind[k]!;
@@ -175,8 +179,7 @@ export function sampleMultinomialInto(rng: Rng, n: number, chain: MultinomialCha
     }
     let x = remaining;
     if (how !== 1) {
-      const pk = p[k]!;
-      x = remaining * pk < 10 ? binomialByInversion(rng, remaining, log1mp[k]!, odds[k]!) : binomialBtrs(rng, remaining, pk, q[k]!, logOdds[k]!);
+      x = binomialAtMostHalf(rng, remaining, p[k]!, q[k]!, log1mp[k]!, odds[k]!, logOdds[k]!);
       if (how === 3) x = remaining - x;
     }
     out[k] = x;
