@@ -28,7 +28,7 @@ import { analytic } from "./analytic";
 import type { HumanKind } from "./fields";
 import type { LooGroup } from "./leave-one-out";
 import type { HumanScope } from "./scope";
-import { annotatorSlotsSql, int, slotWords, voteScope } from "./sql";
+import { annotatorSlotsSql, int, voteScope, withSlotWords } from "./sql";
 import type { LooEntry } from "./stats";
 
 /** Annotator slots per 64-bit word: 4 scores each, 60 bits. */
@@ -69,22 +69,19 @@ function patternsSql(scope: HumanScope, words: number): Prisma.Sql {
     UNION ALL SELECT 2, ARRAY[an.i::bigint], 0, an.ann FROM an`;
 }
 
-/** The scope's label patterns (one statement after slotWords; a second only if an annotator joined in between). */
+/** The scope's label patterns (one statement, with enough words: withSlotWords). */
 export async function labelPatterns(db: Db, scope: HumanScope): Promise<LabelPatterns> {
-  let words = await slotWords(db, scope.campaign.id, SLOTS_PER_WORD);
-  for (;;) {
-    const rows = await analytic<Row[]>(db, patternsSql(scope, words));
-    const slotRows = rows.filter((r) => r.kind === 2);
-    const needed = Math.max(1, Math.ceil(slotRows.length / SLOTS_PER_WORD));
-    if (needed > words) {
-      words = needed;
-      continue;
-    }
-    const slots: string[] = [];
-    for (const r of slotRows) slots[Number(r.w![0]!)] = r.ann!;
-    const patterns = rows.filter((r) => r.kind !== 2).map((r) => ({ kind: (r.kind === 0 ? "safety" : "helpfulness") as HumanKind, scores: decode(r.w!), items: r.n }));
-    return { slots, patterns };
-  }
+  const rows = await withSlotWords(
+    db,
+    scope.campaign.id,
+    SLOTS_PER_WORD,
+    (words) => analytic<Row[]>(db, patternsSql(scope, words)),
+    (rows) => rows.filter((r) => r.kind === 2).length,
+  );
+  const slots: string[] = [];
+  for (const r of rows) if (r.kind === 2) slots[Number(r.w![0]!)] = r.ann!;
+  const patterns = rows.filter((r) => r.kind !== 2).map((r) => ({ kind: (r.kind === 0 ? "safety" : "helpfulness") as HumanKind, scores: decode(r.w!), items: r.n }));
+  return { slots, patterns };
 }
 
 /** Slot → score from the pattern's words. */

@@ -139,14 +139,15 @@ function blockOf(rows: EvhRow[], scope: HumanScope, resamples: number, labels: r
   return { block: { ...b, tiesExcluded: tally.tiesExcluded, ...(ranges ? { ranges } : {}) }, unscored };
 }
 
+/** The votes statement's rows ('item' and 'total') and the scores statement's. */
+type VoteRow = EvhRow & { src: string; p: bigint | null };
+type ScoreRow = { p: bigint; kind: string; score: number | null; n: number };
+
 /**
  * The rows one kind's blocks read: the items counted one by one, the plain items with a row of
  * this kind, and per vector the plain items without one (its total minus its scored items: the
  * score is null, like an evaluator row without a parsed score).
  */
-type VoteRow = EvhRow & { src: string; p: bigint | null };
-type ScoreRow = { p: bigint; kind: string; score: number | null; n: number };
-
 function rowsOf(rows: readonly VoteRow[], scoreRows: readonly ScoreRow[], kind: HumanKind): EvhRow[] {
   const src = kind === "safety" ? "SAFETY" : "HELPFULNESS";
   const totals = new Map<bigint, VoteRow>();

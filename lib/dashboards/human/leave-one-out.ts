@@ -13,7 +13,7 @@ import type { HumanScope } from "./scope";
 import { analyticTogether } from "./analytic";
 import { versionProbeSql } from "./cache";
 import { labelRows, packedVotesSql, scoreLabelColumns, scoreVotes } from "./score-votes";
-import { annotatorSlotsSql, anyTie, binaryOf, int, pvColumns, slotWords, winnerColumns } from "./sql";
+import { annotatorSlotsSql, anyTie, binaryOf, int, pvColumns, winnerColumns, withSlotWords } from "./sql";
 import { NO_DRAW, tieDigest } from "./tie-break";
 import { looFromPatterns, looIntervals, type LooEntry, type LooPattern, type LooResult } from "./stats";
 
@@ -37,9 +37,9 @@ const SLOTS_PER_WORD = 12;
 /**
  * Patterns: per item and field, the words above, then GROUP BY pattern. Annotator slots come back
  * as rows with field 'annotator' (pattern = [slot]). `words` must cover the campaign's annotators
- * (leaveOneOutRows asks again with more when it does not).
+ * (leaveOneOutRows reads again with more when they do not).
  */
-export function leaveOneOutSql(scope: HumanScope, words = 1, part: Part = "all"): Prisma.Sql {
+function leaveOneOutSql(scope: HumanScope, words: number, half: Half): Prisma.Sql {
   const { seed } = scope;
   const votes = scoreVotes(scope);
   const keepTie = (k: string) => (scope.ties === "exclude" ? Prisma.raw(` AND NOT t${k}`) : Prisma.empty);
@@ -52,10 +52,10 @@ export function leaveOneOutSql(scope: HumanScope, words = 1, part: Part = "all")
                count(*) FILTER (WHERE ${Prisma.raw(`t${k}`)} AND ${Prisma.raw(k)} IS NOT NULL AND ${Prisma.raw(`m${k}`)} IS NOT NULL) AS ${Prisma.raw(`n${k}`)}`;
   };
   return Prisma.sql`
-    WITH RECURSIVE lab AS MATERIALIZED (SELECT * FROM (${looLab}) x WHERE ${inPart(Prisma.sql`x.item`, part)}),
+    WITH RECURSIVE lab AS MATERIALIZED (SELECT * FROM (${looLab}) x WHERE ${inHalf(Prisma.sql`x.item`, half)}),
     ${annotatorSlotsSql(scope.campaign.id, SLOTS_PER_WORD, DIGIT_BITS)},
     -- The items' vectors as the database keeps them: the sums of x over the same labels.
-    votes AS (SELECT * FROM (${packedVotesSql(scope)}) x WHERE ${inPart(Prisma.sql`x.item`, part)}),
+    votes AS (SELECT * FROM (${packedVotesSql(scope)}) x WHERE ${inHalf(Prisma.sql`x.item`, half)}),
     loo AS MATERIALIZED (
       SELECT l.item, l.ann, an.g, an.b, l.s, l.h, v.p - l.x AS q
       FROM lab l JOIN votes v ON v.item = l.item JOIN an ON an.ann = l.ann),
@@ -86,14 +86,14 @@ export function leaveOneOutSql(scope: HumanScope, words = 1, part: Part = "all")
     UNION ALL SELECT 'annotator', ARRAY[an.i::bigint], 0, 0, an.ann FROM an`;
 }
 
-/** Which share of the items a statement reads: all, or the half whose id hashes below / above 0. */
-type Part = "all" | "low" | "high";
+/** Which half of the items a statement reads: those whose id hashes below / above 0. */
+type Half = "low" | "high";
 
-function inPart(item: Prisma.Sql, part: Part): Prisma.Sql {
+function inHalf(item: Prisma.Sql, half: Half): Prisma.Sql {
   // An inequality, not mod(hash, 2) = k: the planner guesses a third of the rows for it (half in
   // fact), where an equality on an expression is guessed at 0.5 % and turned the joins into nested
   // loops over 150,000 rows.
-  return part === "all" ? Prisma.sql`true` : part === "low" ? Prisma.sql`hashtext(${item}) < 0` : Prisma.sql`hashtext(${item}) >= 0`;
+  return half === "low" ? Prisma.sql`hashtext(${item}) < 0` : Prisma.sql`hashtext(${item}) >= 0`;
 }
 
 /**
@@ -101,29 +101,27 @@ function inPart(item: Prisma.Sql, part: Part): Prisma.Sql {
  * one pass per label row (joins, md5 of the ties, per-item bits), so on PostgreSQL each half takes
  * a core (the seeded view's first load at 100k × 3 waits on it). Their pattern counts add up.
  */
-const HALVES: Part[] = ["low", "high"];
+const HALVES: Half[] = ["low", "high"];
 
-/** The statement's rows, with as many words as the campaign's annotators need (slotWords; run again with more if one joined meanwhile). */
+/** The statement's rows, with enough words (withSlotWords). */
 export async function leaveOneOutRows(db: Db, scope: HumanScope): Promise<LooRow[]> {
-  let words = await slotWords(db, scope.campaign.id, SLOTS_PER_WORD);
-  for (;;) {
-    // One data version for both halves: they number the annotators alike and count every item once.
-    const parts = await analyticTogether<LooRow[][]>(db, HALVES.map((half) => leaveOneOutSql(scope, words, half)), versionProbeSql(scope, "none"));
-    const annotators = parts[0]!.filter((r) => r.field === "annotator");
-    const needed = Math.max(1, Math.ceil(annotators.length / SLOTS_PER_WORD));
-    if (needed > words) {
-      words = needed;
-      continue;
-    }
-    const merged = new Map<string, LooRow>();
-    for (const r of parts.flat()) {
-      if (r.field === "annotator") continue;
-      const key = `${r.field}|${r.pattern === null ? "" : r.pattern.map(String).join(",")}`;
-      const seen = merged.get(key);
-      merged.set(key, seen ? { ...seen, items: seen.items + r.items, ties: seen.ties + r.ties } : r);
-    }
-    return [...merged.values(), ...annotators];
+  // One data version for both halves: they number the annotators alike and count every item once.
+  const parts = await withSlotWords(
+    db,
+    scope.campaign.id,
+    SLOTS_PER_WORD,
+    (words) => analyticTogether<LooRow[][]>(db, HALVES.map((half) => leaveOneOutSql(scope, words, half)), versionProbeSql(scope, "none")),
+    (parts) => parts[0]!.filter((r) => r.field === "annotator").length,
+  );
+  const annotators = parts[0]!.filter((r) => r.field === "annotator");
+  const merged = new Map<string, LooRow>();
+  for (const r of parts.flat()) {
+    if (r.field === "annotator") continue;
+    const key = `${r.field}|${r.pattern === null ? "" : r.pattern.map(String).join(",")}`;
+    const seen = merged.get(key);
+    merged.set(key, seen ? { ...seen, items: seen.items + r.items, ties: seen.ties + r.ties } : r);
   }
+  return [...merged.values(), ...annotators];
 }
 
 /** The entries of a pattern's words: one per non-zero digit (slot, own label, the others' majority). */

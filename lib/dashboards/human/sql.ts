@@ -91,14 +91,26 @@ export function annotatorSlotsSql(campaignId: string, perWord: number, bits: num
       FROM (SELECT slot.ann, (row_number() OVER (ORDER BY slot.ann) - 1)::int AS i FROM slot WHERE slot.ann IS NOT NULL) x)`;
 }
 
-/**
- * How many words of `perWord` slots the campaign's annotators need right now (one statement of a
- * dozen index probes): the pattern statements start with that many instead of one, so a campaign
- * of more annotators than one word holds is not read twice; they still check their own count.
- */
+/** How many words of `perWord` slots the campaign's annotators need right now (a dozen index probes). */
 export async function slotWords(db: Db, campaignId: string, perWord: number): Promise<number> {
   const [{ n }] = await db.$queryRaw<[{ n: number }]>`WITH RECURSIVE ${annotatorSlotsSql(campaignId, perWord, 1)} SELECT count(*)::int AS n FROM an`;
   return Math.max(1, Math.ceil(n / perWord));
+}
+
+/**
+ * A pattern statement read with as many words of `perWord` slots as the campaign's annotators need:
+ * counted first (slotWords), so a campaign of more annotators than one word holds is not read twice;
+ * read again with more if the statement's own slots (`slotsOf` its result) show that an annotator
+ * joined in between.
+ */
+export async function withSlotWords<T>(db: Db, campaignId: string, perWord: number, read: (words: number) => Promise<T>, slotsOf: (result: T) => number): Promise<T> {
+  let words = await slotWords(db, campaignId, perWord);
+  for (;;) {
+    const result = await read(words);
+    const needed = Math.max(1, Math.ceil(slotsOf(result) / perWord));
+    if (needed <= words) return result;
+    words = needed;
+  }
 }
 
 /** One candidate of a vote: its label text and its vote count (an SQL expression). */
